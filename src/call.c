@@ -1,0 +1,176 @@
+/* call.c: checks, report and action for one interposed call (see call.h).
+ * Fast path: signal-safe, lock-free, no allocation, errno preserved. */
+#include "config.h"
+
+#include "call.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+
+#include "guard.h"
+#include "knobs.h"
+#include "log.h"
+#include "mapview.h"
+#include "real.h"
+
+__thread int rwc_depth __attribute__((tls_model("initial-exec")));
+
+static int init_state; /* 0 not yet, 1 in progress, 2 done */
+
+static const char *getenv_fn(const char *name)
+{
+	return secure_getenv(name);
+}
+
+int rwc_init_once(void)
+{
+	int s = __atomic_load_n(&init_state, __ATOMIC_ACQUIRE);
+
+	if (RWC_LIKELY(s == 2))
+		return 1;
+	s = 0;
+	if (!__atomic_compare_exchange_n(&init_state, &s, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return 0; /* another thread, or a call from inside our own init */
+	rwc_depth++;
+	rwc_real_bind_all();
+	rwc_knobs_load(&rwc_knobs, getenv_fn, rwc_log_knob_warning);
+	rwc_depth--;
+	__atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
+	return 1;
+}
+
+static enum rwc_problem mem(const void *p, size_t n, unsigned need, struct rwc_finding *f,
+			    const char *what, long idx, enum rwc_problem as)
+{
+	enum rwc_problem pr = rwc_map_verdict((uintptr_t)p, n, need, &f->v);
+
+	if (pr == RWC_OK)
+		return RWC_OK;
+	f->problem = as ? as : pr;
+	f->what = what;
+	f->iov_index = idx;
+	f->buf = p;
+	f->count = n;
+	return f->problem;
+}
+
+static enum rwc_problem fail(struct rwc_finding *f, enum rwc_problem p)
+{
+	f->problem = p;
+	return p;
+}
+
+/* iovcnt, the array, the total, the offset, then every segment. */
+static enum rwc_problem check_iov(const struct rwc_call *c, const struct iovec *iov,
+				  long iovcnt, struct rwc_finding *f)
+{
+	enum rwc_problem p;
+
+	f->buf = iov;
+	f->count = (size_t)iovcnt;
+	if ((p = rwc_check_iovcnt(iovcnt)))
+		return fail(f, p);
+	if (iovcnt == 0)
+		return RWC_OK;
+	if (mem(iov, (size_t)iovcnt * sizeof *iov, RWC_NEED_READ, f, "the iovec array", -1,
+		RWC_IOV_ARRAY_BAD)) {
+		f->count = (size_t)iovcnt;
+		return f->problem;
+	}
+	if ((p = rwc_check_iov_total(iov, iovcnt, &f->total)))
+		return fail(f, p);
+	if (c->has_offset && (p = rwc_check_offset(c->offset, f->total, c->offset_minus_one_ok)))
+		return fail(f, p);
+	for (long i = 0; i < iovcnt; i++)
+		if (iov[i].iov_len &&
+		    mem(iov[i].iov_base, iov[i].iov_len, c->need, f, "iov", i, RWC_OK))
+			return f->problem;
+	return RWC_OK;
+}
+
+static enum rwc_problem check_msg(const struct rwc_call *c, struct rwc_finding *f)
+{
+	const struct msghdr *m = c->msg;
+	size_t iovlen;
+
+	f->buf = m;
+	f->count = sizeof *m;
+	if (mem(m, sizeof *m, RWC_NEED_READ, f, "the msghdr", -1, RWC_IOV_ARRAY_BAD))
+		return f->problem;
+	iovlen = m->msg_iovlen;
+	if (check_iov(c, m->msg_iov, iovlen > (size_t)IOV_MAX ? -1 : (long)iovlen, f))
+		return f->problem;
+	if (m->msg_name && m->msg_namelen &&
+	    mem(m->msg_name, m->msg_namelen, c->need, f, "msg_name", -1, RWC_OK))
+		return f->problem;
+	if (m->msg_control && m->msg_controllen &&
+	    mem(m->msg_control, m->msg_controllen, c->need, f, "msg_control", -1, RWC_OK))
+		return f->problem;
+	return RWC_OK;
+}
+
+enum rwc_problem rwc_check_call(const struct rwc_call *c, struct rwc_finding *f)
+{
+	enum rwc_problem p;
+
+	f->problem = RWC_OK;
+	f->what = "buf";
+	f->iov_index = -1;
+	f->buf = c->buf;
+	f->count = c->count;
+	f->total = 0;
+	f->v.problem = RWC_OK;
+	switch (c->shape) {
+	case RWC_SHAPE_BUF:
+		if ((p = rwc_check_count(c->count)))
+			return fail(f, p);
+		if (c->has_offset && (p = rwc_check_offset(c->offset, c->count, c->offset_minus_one_ok)))
+			return fail(f, p);
+		if (c->count)
+			return mem(c->buf, c->count, c->need, f, "buf", -1, RWC_OK);
+		return RWC_OK;
+	case RWC_SHAPE_IOV:
+		return check_iov(c, c->iov, c->iovcnt, f);
+	case RWC_SHAPE_MSG:
+		return check_msg(c, f);
+	}
+	return RWC_OK;
+}
+
+static int fail_errno(enum rwc_problem p)
+{
+	switch (p) {
+	case RWC_BUF_UNMAPPED:
+	case RWC_BUF_NOT_WRITABLE:
+	case RWC_BUF_NOT_READABLE:
+	case RWC_IOV_ARRAY_BAD:
+		return EFAULT;
+	default:
+		return EINVAL;
+	}
+}
+
+int rwc_enter(struct rwc_call *c)
+{
+	struct rwc_finding f;
+	enum rwc_problem p;
+	int saved, err = 0;
+
+	if (rwc_depth || !rwc_init_once())
+		return 0;
+	rwc_depth++;
+	saved = errno;
+	p = rwc_check_call(c, &f);
+	if (RWC_UNLIKELY(p != RWC_OK)) {
+		rwc_report(c, &f);
+		if (rwc_knobs.action == RWC_ACTION_ABORT)
+			abort();
+		if (rwc_knobs.action == RWC_ACTION_EFAULT)
+			err = fail_errno(p);
+	}
+	errno = err ? err : saved;
+	rwc_depth--;
+	return err ? -1 : 0;
+}

@@ -1,0 +1,22 @@
+/* call.h: the logic between an exported entry point and the real
+ * function: checks, report, action.  The fast path (a good call) is
+ * async-signal-safe, lock-free, never allocates and leaves errno as it was. */
+#ifndef RWC_CALL_H
+#define RWC_CALL_H
+
+#include "common.h"
+#include "report.h"
+
+/* Runs the checks for C.  Returns 0 to make the real call, or -1 when the
+ * action is efault and the call must fail (errno is then set). */
+int rwc_enter(struct rwc_call *c);
+
+/* All checks of one call, in a fixed order; the first problem wins.
+ * Reads the iovec array / msghdr only after proving them readable. */
+enum rwc_problem rwc_check_call(const struct rwc_call *c, struct rwc_finding *f);
+
+/* Makes sure the knobs are read and the real functions bound; 0 while that
+ * is not (yet) possible, in which case calls pass through unchecked. */
+int rwc_init_once(void);
+
+#endif

@@ -1,0 +1,67 @@
+/* checks.h: the pure checks — count, offset, iovec and memory-range
+ * verdicts.  No system calls, no allocation, no global state: unit tests
+ * call these directly. */
+#ifndef RWC_CHECKS_H
+#define RWC_CHECKS_H
+
+#include "common.h"
+
+#define RWC_PROT_R 1u
+#define RWC_PROT_W 2u
+#define RWC_PROT_X 4u
+#define RWC_PROT_SHARED 8u
+
+/* One mapping: [start, end) with RWC_PROT_* bits. */
+struct rwc_region {
+	uintptr_t start, end;
+	unsigned prot;
+};
+
+/* What a report says about a mapping; path is empty for anonymous ones. */
+struct rwc_region_desc {
+	int valid;
+	uintptr_t start, end;
+	uint64_t offset;
+	unsigned prot;
+	char path[256];
+};
+
+/* Extra facts about a region fed to the verdict (may be NULL). */
+struct rwc_region_info {
+	uint64_t offset;
+	const char *path;
+	size_t path_len;
+};
+
+/* Incremental verdict on [lo, lo+len): feed the mappings in address order
+ * (those below lo too, so the gap below can be described); the state
+ * records the first bad byte, the maximal run of bytes bad for the same
+ * reason, and the mappings around it. */
+struct rwc_verdict {
+	uintptr_t lo, hi;
+	unsigned need;
+	uintptr_t cursor;           /* bytes below are explained */
+	int done;
+	enum rwc_problem problem;   /* RWC_OK while nothing is bad */
+	uintptr_t bad_lo, bad_hi;   /* [bad_lo, bad_hi) */
+	struct rwc_region_desc prev; /* mapping just below the bad bytes */
+	struct rwc_region_desc at;   /* mapping holding them (perm problem) */
+	struct rwc_region_desc next; /* mapping just above a gap */
+};
+
+void rwc_verdict_init(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned need);
+/* Returns 1 once no further region can change the verdict. */
+int rwc_verdict_feed(struct rwc_verdict *v, const struct rwc_region *r,
+		     const struct rwc_region_info *info);
+void rwc_verdict_finish(struct rwc_verdict *v);
+
+/* Whole verdict over a sorted array of regions (binary search). */
+void rwc_verdict_array(struct rwc_verdict *v, const struct rwc_region *r, size_t n);
+
+enum rwc_problem rwc_check_count(size_t count);
+enum rwc_problem rwc_check_offset(int64_t offset, size_t count, int minus_one_ok);
+enum rwc_problem rwc_check_iovcnt(long iovcnt);
+/* Sums the segment lengths; RWC_IOV_LEN_OVERFLOW past SSIZE_MAX. */
+enum rwc_problem rwc_check_iov_total(const struct iovec *iov, long iovcnt, size_t *total);
+
+#endif

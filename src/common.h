@@ -1,0 +1,67 @@
+/* common.h: types shared by every part of librwcheck: problems, the
+ * description of one interposed call, the export macro.
+ * Header only; nothing here allocates or locks. */
+#ifndef RWC_COMMON_H
+#define RWC_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#define RWC_EXPORT __attribute__((visibility("default")))
+#define RWC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define RWC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* What the kernel will do with the user's memory. */
+enum rwc_need {
+	RWC_NEED_WRITE = 1, /* read-like calls store into the buffer */
+	RWC_NEED_READ = 2,  /* write-like calls load from it */
+};
+
+/* The fixed problem vocabulary (DESIGN.md). */
+enum rwc_problem {
+	RWC_OK = 0,
+	RWC_BUF_UNMAPPED,
+	RWC_BUF_NOT_WRITABLE,
+	RWC_BUF_NOT_READABLE,
+	RWC_IOV_ARRAY_BAD,
+	RWC_OFFSET_NEGATIVE,
+	RWC_OFFSET_OVERFLOW,
+	RWC_COUNT_TOO_LARGE,
+	RWC_IOVCNT_INVALID,
+	RWC_IOV_LEN_OVERFLOW,
+	RWC_HEAP_OVERFLOW,
+	RWC_STACK_OVERFLOW,
+	RWC_PROBLEM_COUNT
+};
+
+const char *rwc_problem_name(enum rwc_problem p);
+
+/* The shape of an interposed call: which arguments it has. */
+enum rwc_shape {
+	RWC_SHAPE_BUF,  /* fd, buf, count */
+	RWC_SHAPE_IOV,  /* fd, iov, iovcnt */
+	RWC_SHAPE_MSG,  /* fd, msghdr */
+};
+
+/* One interposed call, as the entry point saw it.  Filled by the thin
+ * exported functions (interpose.c, syscall.c) and read by the checks. */
+struct rwc_call {
+	const char *name;         /* entry point, e.g. "pread64", "__read_chk" */
+	const char *sysname;      /* for syscall(): the system call's name */
+	enum rwc_shape shape;
+	unsigned need;            /* enum rwc_need */
+	int fd;
+	const void *buf;          /* SHAPE_BUF */
+	size_t count;             /* SHAPE_BUF */
+	const struct iovec *iov;  /* SHAPE_IOV (and MSG, once read) */
+	long iovcnt;              /* SHAPE_IOV */
+	const void *msg;          /* SHAPE_MSG: struct msghdr * */
+	int has_offset;
+	int offset_minus_one_ok;  /* preadv2/pwritev2: -1 is "current position" */
+	int64_t offset;
+	void *caller;             /* return address into the caller */
+};
+
+#endif

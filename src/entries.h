@@ -1,0 +1,19 @@
+/* entries.h: prototypes of the fortified glibc entry points (their headers
+ * declare them only under _FORTIFY_SOURCE, which the library is built
+ * without); declares nothing else. */
+#ifndef RWC_ENTRIES_H
+#define RWC_ENTRIES_H
+
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+extern ssize_t __read_chk(int fd, void *buf, size_t nbytes, size_t buflen);
+extern ssize_t __pread_chk(int fd, void *buf, size_t nbytes, off_t offset, size_t bufsize);
+extern ssize_t __pread64_chk(int fd, void *buf, size_t nbytes, off64_t offset, size_t bufsize);
+extern ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags);
+extern ssize_t __recvfrom_chk(int fd, void *__restrict buf, size_t n, size_t buflen,
+			      int flags, __SOCKADDR_ARG addr, socklen_t *__restrict addr_len);
+
+#endif

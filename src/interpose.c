@@ -1,0 +1,110 @@
+/* interpose.c: the exported I/O entry points, generated from entries.def.
+ * Each is three lines: describe the call, run the checks (call.c), make
+ * the real call.  Signal-safe on the good path; see call.h. */
+#include "config.h"
+#undef _FORTIFY_SOURCE
+
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "call.h"
+#include "real.h"
+
+#define ENTRY __attribute__((visibility("default"), noinline))
+
+/* Describe, check; on a failed check (RWCHECK_ACTION=efault) return -1. */
+#define CHECK(...)                                                      \
+	struct rwc_call c = {__VA_ARGS__, .caller = __builtin_return_address(0)}; \
+	if (RWC_UNLIKELY(rwc_enter(&c)))                                \
+		return -1
+
+#define BUFC(n, nd, b, cnt) .name = #n, .shape = RWC_SHAPE_BUF, .need = (nd), .fd = fd, \
+	.buf = (b), .count = (cnt)
+#define IOVC(n, nd) .name = #n, .shape = RWC_SHAPE_IOV, .need = (nd), .fd = fd, \
+	.iov = iov, .iovcnt = iovcnt
+
+#define RWC_BUF(n, nd, bt)                                              \
+	ENTRY ssize_t n(int fd, bt buf, size_t count)                   \
+	{                                                               \
+		CHECK(BUFC(n, nd, buf, count));                         \
+		return REAL(n)(fd, buf, count);                         \
+	}
+#define RWC_BUF_CHK(n)                                                  \
+	ENTRY ssize_t n(int fd, void *buf, size_t count, size_t buflen) \
+	{                                                               \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, count));             \
+		return REAL(n)(fd, buf, count, buflen);                 \
+	}
+#define RWC_BUF_OFF(n, nd, bt, ot)                                      \
+	ENTRY ssize_t n(int fd, bt buf, size_t count, ot off)           \
+	{                                                               \
+		CHECK(BUFC(n, nd, buf, count), .has_offset = 1, .offset = off); \
+		return REAL(n)(fd, buf, count, off);                    \
+	}
+#define RWC_BUF_OFF_CHK(n, ot)                                          \
+	ENTRY ssize_t n(int fd, void *buf, size_t count, ot off, size_t buflen) \
+	{                                                               \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, count), .has_offset = 1, .offset = off); \
+		return REAL(n)(fd, buf, count, off, buflen);            \
+	}
+#define RWC_IOV(n, nd)                                                  \
+	ENTRY ssize_t n(int fd, const struct iovec *iov, int iovcnt)    \
+	{                                                               \
+		CHECK(IOVC(n, nd));                                     \
+		return REAL(n)(fd, iov, iovcnt);                        \
+	}
+#define RWC_IOV_OFF(n, nd, ot)                                          \
+	ENTRY ssize_t n(int fd, const struct iovec *iov, int iovcnt, ot off) \
+	{                                                               \
+		CHECK(IOVC(n, nd), .has_offset = 1, .offset = off);     \
+		return REAL(n)(fd, iov, iovcnt, off);                   \
+	}
+#define RWC_IOV_OFF2(n, nd, ot)                                         \
+	ENTRY ssize_t n(int fd, const struct iovec *iov, int iovcnt, ot off, int flags) \
+	{                                                               \
+		CHECK(IOVC(n, nd), .has_offset = 1, .offset = off,      \
+		      .offset_minus_one_ok = 1);                        \
+		return REAL(n)(fd, iov, iovcnt, off, flags);            \
+	}
+#define RWC_SOCK(n, nd, bt)                                             \
+	ENTRY ssize_t n(int fd, bt buf, size_t len, int flags)          \
+	{                                                               \
+		CHECK(BUFC(n, nd, buf, len));                           \
+		return REAL(n)(fd, buf, len, flags);                    \
+	}
+#define RWC_SOCK_CHK(n)                                                 \
+	ENTRY ssize_t n(int fd, void *buf, size_t len, size_t buflen, int flags) \
+	{                                                               \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
+		return REAL(n)(fd, buf, len, buflen, flags);            \
+	}
+#define RWC_RECVFROM(n)                                                 \
+	ENTRY ssize_t n(int fd, void *__restrict buf, size_t len, int flags, \
+			__SOCKADDR_ARG addr, socklen_t *__restrict alen) \
+	{                                                               \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
+		return REAL(n)(fd, buf, len, flags, addr, alen);        \
+	}
+#define RWC_RECVFROM_CHK(n)                                             \
+	ENTRY ssize_t n(int fd, void *__restrict buf, size_t len, size_t buflen, \
+			int flags, __SOCKADDR_ARG addr, socklen_t *__restrict alen) \
+	{                                                               \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
+		return REAL(n)(fd, buf, len, buflen, flags, addr, alen); \
+	}
+#define RWC_SENDTO(n)                                                   \
+	ENTRY ssize_t n(int fd, const void *buf, size_t len, int flags, \
+			__CONST_SOCKADDR_ARG addr, socklen_t alen)      \
+	{                                                               \
+		CHECK(BUFC(n, RWC_NEED_READ, buf, len));                \
+		return REAL(n)(fd, buf, len, flags, addr, alen);        \
+	}
+#define RWC_MSG(n, nd, mt)                                              \
+	ENTRY ssize_t n(int fd, mt msg, int flags)                      \
+	{                                                               \
+		CHECK(.name = #n, .shape = RWC_SHAPE_MSG, .need = (nd), .fd = fd, .msg = msg); \
+		return REAL(n)(fd, msg, flags);                         \
+	}
+
+#include "entries.def"

@@ -1,0 +1,38 @@
+/* knobs.h: the RWCHECK_* environment knobs.  The parsers are pure (unit
+ * tests call them); rwc_knobs_load reads the environment once, from the
+ * constructor or the first checked call, never on the fast path. */
+#ifndef RWC_KNOBS_H
+#define RWC_KNOBS_H
+
+enum rwc_format { RWC_FORMAT_TEXT, RWC_FORMAT_JSON };
+enum rwc_action { RWC_ACTION_REPORT, RWC_ACTION_EFAULT, RWC_ACTION_ABORT };
+
+#define RWC_BACKTRACE_DEFAULT 16
+#define RWC_BACKTRACE_MAX 64
+
+struct rwc_knobs {
+	int format;          /* enum rwc_format */
+	int action;          /* enum rwc_action */
+	unsigned backtrace;  /* frames, 0..RWC_BACKTRACE_MAX */
+	char log[4096];      /* "" means stderr; else a template with %p, %% */
+	char suppress[4096]; /* suppressions file, "" for none */
+};
+
+extern struct rwc_knobs rwc_knobs;
+
+/* Decimal integer in [0, max], nothing else around it: 0 on success. */
+int rwc_parse_uint(const char *s, unsigned long max, unsigned long *out);
+/* Index of S in the NULL-terminated NAMES: 0 on success. */
+int rwc_parse_enum(const char *s, const char *const *names, int *out);
+/* A log template: "stderr", or a non-empty path whose '%' are only %p, %%. */
+int rwc_parse_log(const char *s);
+
+typedef const char *(*rwc_getenv_fn)(const char *name);
+typedef void (*rwc_warn_fn)(const char *knob, const char *value, const char *expected);
+
+/* Fills K from the environment through GET; each bad value gives one WARN
+ * call and leaves the default.  RWCHECK_LOG is settled first, so that the
+ * warnings go where reports go. */
+void rwc_knobs_load(struct rwc_knobs *k, rwc_getenv_fn get, rwc_warn_fn warn);
+
+#endif

@@ -1,0 +1,22 @@
+/* log.h: where reports and warnings go (RWCHECK_LOG).  Each message is one
+ * write(); a log file is opened per message (O_APPEND, O_CLOEXEC,
+ * O_NOFOLLOW, mode 0600) and closed again, so the program never sees a
+ * descriptor of ours.  Signal-safe, no allocation. */
+#ifndef RWC_LOG_H
+#define RWC_LOG_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Expands %p and %% of TMPL into OUT: 0, or -1 if it does not fit. */
+int rwc_log_expand(const char *tmpl, pid_t pid, char *out, size_t cap);
+
+void rwc_log_write(const char *buf, size_t len);
+
+/* "rwcheck[pid]: warning: MSG[: EXTRA]\n" */
+void rwc_log_warning(const char *msg, const char *extra);
+
+/* The knob warning: names the knob, the value, what is expected. */
+void rwc_log_knob_warning(const char *knob, const char *value, const char *expected);
+
+#endif

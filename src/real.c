@@ -1,0 +1,54 @@
+/* real.c: binding the real functions (see real.h).  Binding calls dlsym,
+ * which may allocate; it runs from the constructor, or once per symbol on
+ * a call that arrives before it.  A symbol that cannot be found is fatal,
+ * with a message naming it. */
+#include "config.h"
+
+#include "real.h"
+
+#include <stdio.h>
+
+void *rwc_real_ptr[RWC_REAL_COUNT];
+__thread int rwc_binding __attribute__((tls_model("initial-exec")));
+
+const char *const rwc_real_names[RWC_REAL_COUNT] = {
+#define RWC_ENTRY_X_(n) [RWC_IDX_##n] = #n,
+#include "entry_names.h"
+	RWC_MISC_REALS(RWC_ENTRY_X_)
+#undef RWC_ENTRY_X_
+};
+
+static void die_missing(const char *name)
+{
+	/* dprintf writes through glibc's internal write, never ours. */
+	dprintf(2, "rwcheck: fatal: cannot find the real %s() with dlsym(RTLD_NEXT); "
+		"is librwcheck.so loaded with LD_PRELOAD?\n", name);
+	abort();
+}
+
+void *rwc_real_bind(unsigned idx)
+{
+	void *p;
+
+	rwc_binding++;
+	p = dlsym(RTLD_NEXT, rwc_real_names[idx]);
+	rwc_binding--;
+	if (!p) {
+		/* Optional in older glibc: treat as absent, never called. */
+		if (idx == RWC_IDX_pkey_mprotect || idx == RWC_IDX_reallocarray)
+			return NULL;
+		die_missing(rwc_real_names[idx]);
+	}
+	__atomic_store_n(&rwc_real_ptr[idx], p, __ATOMIC_RELEASE);
+	return p;
+}
+
+void rwc_real_bind_all(void)
+{
+	/* free first: dlsym itself may free memory. */
+	if (!__atomic_load_n(&rwc_real_ptr[RWC_IDX_free], __ATOMIC_ACQUIRE))
+		rwc_real_bind(RWC_IDX_free);
+	for (unsigned i = 0; i < RWC_REAL_COUNT; i++)
+		if (!__atomic_load_n(&rwc_real_ptr[i], __ATOMIC_ACQUIRE))
+			rwc_real_bind(i);
+}

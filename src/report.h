@@ -1,0 +1,31 @@
+/* report.h: one report per bad call, in text or JSON, written with one
+ * write() (log.h).  The formatters are pure (unit tests call them); the
+ * report path unwinds and symbolizes, which allocates (see unwind.h,
+ * symbolize.h). */
+#ifndef RWC_REPORT_H
+#define RWC_REPORT_H
+
+#include "checks.h"
+#include "fmt.h"
+#include "symbolize.h"
+
+/* What was found wrong with a call. */
+struct rwc_finding {
+	enum rwc_problem problem;
+	const char *what;     /* "buf", "iov", "the iovec array", "the msghdr", "msg_name", "msg_control" */
+	long iov_index;       /* segment index, or -1 */
+	const void *buf;      /* the offending buffer, segment or array */
+	size_t count;         /* its length; iovcnt for iovcnt-invalid and iov-array-bad */
+	size_t total;         /* vector calls: the sum of the segment lengths */
+	struct rwc_verdict v; /* memory problems: the bad bytes and what lies there */
+};
+
+void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
+		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr);
+void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
+		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr);
+
+/* Unwinds, symbolizes, formats and logs one report. */
+void rwc_report(const struct rwc_call *c, const struct rwc_finding *f);
+
+#endif

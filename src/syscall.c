@@ -1,0 +1,94 @@
+/* syscall.c: glibc's syscall() interposed.  The numbers of the checked
+ * calls are checked like their libc wrappers (call name "syscall", with the
+ * system call's name); the numbers that change the memory map mark the map
+ * view stale.  Everything else passes straight through. */
+#include "config.h"
+#undef _FORTIFY_SOURCE
+
+#include <stdarg.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "call.h"
+#include "mapview.h"
+#include "real.h"
+
+/* Fills C for system call NR with arguments A; 0 if NR is not checked. */
+static int describe(long nr, const long *a, struct rwc_call *c)
+{
+	c->name = "syscall";
+	c->fd = (int)a[0];
+	switch (nr) {
+#define BUF(sys, nd) case SYS_##sys: c->sysname = #sys; c->shape = RWC_SHAPE_BUF; c->need = nd; \
+		c->buf = (const void *)a[1]; c->count = (size_t)a[2]
+#define IOV(sys, nd) case SYS_##sys: c->sysname = #sys; c->shape = RWC_SHAPE_IOV; c->need = nd; \
+		c->iov = (const struct iovec *)a[1]; c->iovcnt = (int)a[2]
+	BUF(read, RWC_NEED_WRITE); return 1;
+	BUF(write, RWC_NEED_READ); return 1;
+	BUF(pread64, RWC_NEED_WRITE); c->has_offset = 1; c->offset = a[3]; return 1;
+	BUF(pwrite64, RWC_NEED_READ); c->has_offset = 1; c->offset = a[3]; return 1;
+	BUF(recvfrom, RWC_NEED_WRITE); return 1;
+	BUF(sendto, RWC_NEED_READ); return 1;
+	IOV(readv, RWC_NEED_WRITE); return 1;
+	IOV(writev, RWC_NEED_READ); return 1;
+#if __WORDSIZE == 64
+	/* 32-bit ABIs split the offset in two registers; checked there by
+	 * the libc wrappers only. */
+	IOV(preadv, RWC_NEED_WRITE); c->has_offset = 1; c->offset = a[3]; return 1;
+	IOV(pwritev, RWC_NEED_READ); c->has_offset = 1; c->offset = a[3]; return 1;
+	IOV(preadv2, RWC_NEED_WRITE); c->has_offset = 1; c->offset = a[3];
+		c->offset_minus_one_ok = 1; return 1;
+	IOV(pwritev2, RWC_NEED_READ); c->has_offset = 1; c->offset = a[3];
+		c->offset_minus_one_ok = 1; return 1;
+#endif
+	case SYS_recvmsg: c->sysname = "recvmsg"; c->shape = RWC_SHAPE_MSG;
+		c->need = RWC_NEED_WRITE; c->msg = (const void *)a[1]; return 1;
+	case SYS_sendmsg: c->sysname = "sendmsg"; c->shape = RWC_SHAPE_MSG;
+		c->need = RWC_NEED_READ; c->msg = (const void *)a[1]; return 1;
+#undef BUF
+#undef IOV
+	}
+	return 0;
+}
+
+static int changes_map(long nr)
+{
+	switch (nr) {
+	case SYS_munmap: case SYS_mprotect: case SYS_mremap: case SYS_brk:
+#ifdef SYS_mmap
+	case SYS_mmap:
+#endif
+#ifdef SYS_mmap2
+	case SYS_mmap2:
+#endif
+#ifdef SYS_pkey_mprotect
+	case SYS_pkey_mprotect:
+#endif
+#ifdef SYS_shmat
+	case SYS_shmat: case SYS_shmdt:
+#endif
+#ifdef SYS_remap_file_pages
+	case SYS_remap_file_pages:
+#endif
+		return 1;
+	}
+	return 0;
+}
+
+__attribute__((visibility("default"), noinline)) long syscall(long nr, ...)
+{
+	struct rwc_call c = {.caller = __builtin_return_address(0)};
+	va_list ap;
+	long a[6], r;
+
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (describe(nr, a, &c) && RWC_UNLIKELY(rwc_enter(&c)))
+		return -1;
+	r = REAL(syscall)(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (changes_map(nr))
+		rwc_map_changed();
+	return r;
+}
