@@ -36,6 +36,10 @@ int rwc_init_once(void)
 	rwc_depth++;
 	rwc_real_bind_all();
 	rwc_knobs_load(&rwc_knobs, getenv_fn, rwc_log_knob_warning);
+	if (!rwc_knobs.maps_query)
+		rwc_map_disable_procmap_query();
+	rwc_map_init();
+	rwc_report_init();
 	rwc_depth--;
 	__atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
 	return 1;

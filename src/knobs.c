@@ -10,10 +10,12 @@ struct rwc_knobs rwc_knobs = {
 	.format = RWC_FORMAT_TEXT,
 	.action = RWC_ACTION_REPORT,
 	.backtrace = RWC_BACKTRACE_DEFAULT,
+	.maps_query = 1,
 };
 
 static const char *const format_names[] = {"text", "json", NULL};
 static const char *const action_names[] = {"report", "efault", "abort", NULL};
+static const char *const query_names[] = {"parse", "auto", NULL};
 
 int rwc_parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
@@ -103,6 +105,14 @@ void rwc_knobs_load(struct rwc_knobs *k, rwc_getenv_fn get, rwc_warn_fn warn)
 			k->backtrace = (unsigned)n;
 		else
 			warn("RWCHECK_BACKTRACE", v, "a whole number of frames from 0 to 64");
+	}
+
+	v = get("RWCHECK_MAPS_QUERY");
+	if (v) {
+		if (rwc_parse_enum(v, query_names, &e) == 0)
+			k->maps_query = e;
+		else
+			warn("RWCHECK_MAPS_QUERY", v, "auto or parse");
 	}
 
 	k->suppress[0] = '\0';

@@ -16,6 +16,7 @@ struct rwc_knobs {
 	unsigned backtrace;  /* frames, 0..RWC_BACKTRACE_MAX */
 	char log[4096];      /* "" means stderr; else a template with %p, %% */
 	char suppress[4096]; /* suppressions file, "" for none */
+	int maps_query;      /* 1: may use ioctl(PROCMAP_QUERY); 0: always parse */
 };
 
 extern struct rwc_knobs rwc_knobs;

@@ -76,6 +76,8 @@ static int writer;                /* try-lock of the refresher */
 static int procmap_query_off;     /* 1: kernel lacks it, or disabled */
 static int proc_warned;
 
+static int refresh(void);
+
 void rwc_map_changed(void)
 {
 	__atomic_add_fetch(&gen, 1, __ATOMIC_RELEASE);
@@ -84,6 +86,20 @@ void rwc_map_changed(void)
 void rwc_map_atfork_child(void)
 {
 	__atomic_store_n(&writer, 0, __ATOMIC_RELEASE);
+}
+
+void rwc_map_init(void)
+{
+	/* Both buffers now, at start: mapped later, they could land in a hole
+	 * the program just made (a freed block, say) and hide a bad call
+	 * there.  NORESERVE and untouched: only the pages used cost memory. */
+	for (int i = 0; i < 2; i++) {
+		void *p = REAL(mmap)(NULL, sizeof(struct snap), PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p != MAP_FAILED)
+			snaps[i] = p;
+	}
+	refresh();
 }
 
 void rwc_map_disable_procmap_query(void)
@@ -133,16 +149,11 @@ static int refresh(void)
 	if (__atomic_exchange_n(&writer, 1, __ATOMIC_ACQUIRE))
 		return 0;
 	b = __atomic_load_n(&cur, __ATOMIC_ACQUIRE) == 0 ? 1 : 0;
-	if (!snaps[b]) {
-		void *p = REAL(mmap)(NULL, sizeof(struct snap), PROT_READ | PROT_WRITE,
-				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (p == MAP_FAILED) {
-			__atomic_store_n(&writer, 0, __ATOMIC_RELEASE);
-			return 0;
-		}
-		snaps[b] = p;
-	}
 	s = snaps[b];
+	if (!s) {
+		__atomic_store_n(&writer, 0, __ATOMIC_RELEASE);
+		return 0;
+	}
 	fd = open_maps();
 	if (fd < 0) {
 		__atomic_store_n(&writer, 0, __ATOMIC_RELEASE);

@@ -16,6 +16,9 @@ enum rwc_problem rwc_map_verdict(uintptr_t lo, size_t len, unsigned need, struct
  * signal-safe, leaves errno alone. */
 void rwc_map_changed(void);
 
+/* Maps the snapshot buffers and takes the first snapshot (at start). */
+void rwc_map_init(void);
+
 /* After fork(), in the child: no lock is held. */
 void rwc_map_atfork_child(void);
 

@@ -349,16 +349,61 @@ struct scratch {
 	char text[TEXT_CAP];
 };
 
+static struct scratch *scratch; /* mapped at start, one report at a time */
+static int scratch_busy;
+
+void rwc_report_init(void)
+{
+	void *p = REAL(mmap)(NULL, sizeof *scratch, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p != MAP_FAILED)
+		scratch = p;
+}
+
+/* While a report loads libraries and allocates, the unmapped bytes it is
+ * about must stay unmapped: anything placed there would turn the bad call
+ * into a good one that scribbles over the library's memory.  Holds them
+ * with a PROT_NONE placeholder; returns its length (0: none placed). */
+static size_t hold_gap(const struct rwc_finding *f, uintptr_t *at)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi;
+	void *p;
+
+	if (!is_memory_problem(f) || f->v.problem != RWC_BUF_UNMAPPED)
+		return 0;
+	lo = f->v.bad_lo & ~(pg - 1);
+	hi = f->v.bad_hi > UINTPTR_MAX - pg ? UINTPTR_MAX & ~(pg - 1) : (f->v.bad_hi + pg - 1) & ~(pg - 1);
+	if (hi <= lo)
+		return 0;
+	p = REAL(mmap)((void *)lo, hi - lo, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == MAP_FAILED)
+		return 0;
+	if ((uintptr_t)p != lo) { /* kernel without MAP_FIXED_NOREPLACE */
+		REAL(munmap)(p, hi - lo);
+		return 0;
+	}
+	*at = lo;
+	return hi - lo;
+}
+
 void rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 {
-	struct scratch *s;
+	struct scratch *s = NULL;
 	struct rwc_fmt o;
-	int n;
+	uintptr_t held_at = 0;
+	size_t held = hold_gap(f, &held_at);
+	int own = 0, n;
 
-	s = REAL(mmap)(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (s == MAP_FAILED) {
-		rwc_log_warning("no memory for a report of a bad call to", c->name);
-		return;
+	if (scratch && !__atomic_exchange_n(&scratch_busy, 1, __ATOMIC_ACQUIRE)) {
+		s = scratch;
+	} else {
+		s = REAL(mmap)(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (s == MAP_FAILED) {
+			rwc_log_warning("no memory for a report of a bad call to", c->name);
+			goto out;
+		}
+		own = 1;
 	}
 	n = rwc_backtrace(s->pcs, (int)rwc_knobs.backtrace, (uintptr_t)c->caller);
 	for (int i = 0; i < n; i++)
@@ -372,6 +417,12 @@ void rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 	if (o.truncated)
 		s->text[o.len - 1] = '\n';
 	rwc_log_write(s->text, o.len);
-	REAL(munmap)(s, sizeof *s);
+	if (own)
+		REAL(munmap)(s, sizeof *s);
+	else
+		__atomic_store_n(&scratch_busy, 0, __ATOMIC_RELEASE);
+out:
+	if (held)
+		REAL(munmap)((void *)held_at, held);
 	rwc_map_changed();
 }

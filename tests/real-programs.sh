@@ -1,0 +1,45 @@
+#!/bin/sh
+# Real programs on ordinary work under the library: identical output and
+# exit status, and not a single report.
+n=0; failed=0
+t() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi; }
+work=$(mktemp -d)
+logs=$(mktemp -d)
+trap 'rm -rf "$work" "$logs"' EXIT
+cd "$work" || exit 1
+head -c 3000000 /dev/urandom | od -An -tx1 >big.txt
+
+# run NAME CMD: runs CMD (a shell snippet) twice, plain and preloaded, in
+# fresh directories; compares stdout+status; asserts no report.
+run() {
+	name=$1; shift
+	rm -rf a b; mkdir a b
+	(cd a && sh -c "$1" >../out.a 2>&1; echo "status $?" >>../out.a)
+	(cd b && RWCHECK_LOG="$logs/log.%p" LD_PRELOAD="$RWC_LIB" sh -c "$1" >../out.b 2>&1; echo "status $?" >>../out.b)
+	cmp -s out.a out.b; t $? "$name: same output and status"
+	cmp -s out.a out.b || diff out.a out.b | sed "s/^/# /"
+	reports=$(cat "$logs"/log.* 2>/dev/null | head -20)
+	t "$([ -z "$reports" ]; echo $?)" "$name: no report${reports:+: $reports}"
+	rm -f "$logs"/log.*
+}
+
+run "cat" "cat ../big.txt | sha256sum"
+run "cp" "cp ../big.txt c && sha256sum c"
+run "dd bs=1" "head -c 20000 ../big.txt | dd bs=1 2>/dev/null | sha256sum"
+run "dd bs=1M" "dd if=../big.txt bs=1M 2>/dev/null | sha256sum"
+run "sort" "sort ../big.txt | sha256sum"
+run "tar+gzip" "tar cf - -C .. big.txt | gzip -1 | gzip -d | tar xOf - | sha256sum"
+run "python3" "python3 -c '
+import threading, subprocess, hashlib
+h = hashlib.sha256(open(\"../big.txt\", \"rb\").read()).hexdigest()
+out = []
+ts = [threading.Thread(target=lambda: out.append(open(\"../big.txt\").read().count(\"a\"))) for _ in range(4)]
+[x.start() for x in ts]; [x.join() for x in ts]
+print(h, out, subprocess.run([\"echo\", \"child\"], capture_output=True).stdout)
+'"
+run "perl" "perl -ne '\$n += length; END { print \"\$n\\n\" }' ../big.txt"
+run "git" "git init -q r && cd r && git config user.email t@e && git config user.name t && cp ../../big.txt . && git add big.txt && GIT_COMMITTER_DATE=2020-01-01T00:00:00Z GIT_AUTHOR_DATE=2020-01-01T00:00:00Z git commit -qm x && git log --format=%H%n%s && git cat-file -p HEAD:big.txt | sha256sum"
+run "gcc" "printf '#include <stdio.h>\nint main(void){puts(\"hi\");return 0;}\n' >h.c && gcc -O2 -g -o h h.c && ./h"
+run "make -j2" "printf 'all: x y\nx:\n\techo x >x\ny:\n\techo y >y\n' >Makefile && make -s --no-print-directory -j2 && cat x y"
+echo "1..$n"
+exit $failed

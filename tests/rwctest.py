@@ -1,0 +1,127 @@
+"""rwctest: helpers for the TAP test scripts.
+
+Runs the victim program with and without librwcheck.so, collects its
+"site"/"result" lines and the JSON reports, and prints TAP."""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+LIB = os.environ.get("RWC_LIB", "")
+BUILD = os.environ.get("RWC_BUILDDIR", ".")
+VICTIM = os.path.join(BUILD, "tests", "victim")
+PLUGIN = os.path.join(BUILD, "tests", ".libs", "libplug.so")
+
+_n = 0
+_failed = 0
+
+
+def ok(cond, name, diag=None):
+    global _n, _failed
+    _n += 1
+    print(("ok %d - %s" if cond else "not ok %d - %s") % (_n, name))
+    if not cond:
+        _failed += 1
+        if diag is not None:
+            for line in str(diag).splitlines():
+                print("#   " + line)
+    sys.stdout.flush()
+    return cond
+
+
+def done():
+    print("1..%d" % _n)
+    sys.exit(1 if _failed else 0)
+
+
+class Run:
+    """One run of a program; reports parsed from the RWCHECK_LOG file."""
+
+    def __init__(self, argv, preload=True, env=None, fmt="json", log=True):
+        e = dict(os.environ)
+        for k in list(e):
+            if k.startswith("RWCHECK_"):
+                del e[k]
+        e["RWC_PLUGIN"] = PLUGIN
+        self.logdir = tempfile.mkdtemp(prefix="rwc-test-")
+        if preload:
+            e["LD_PRELOAD"] = LIB
+            e["RWCHECK_FORMAT"] = fmt
+            if log:
+                e["RWCHECK_LOG"] = os.path.join(self.logdir, "log.%p")
+        if env:
+            e.update(env)
+        p = subprocess.run(argv, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        self.status = p.returncode
+        self.stdout = p.stdout.decode("utf-8", "replace")
+        self.stderr = p.stderr.decode("utf-8", "replace")
+        self.log = ""
+        for f in sorted(os.listdir(self.logdir)):
+            with open(os.path.join(self.logdir, f), "rb") as fh:
+                self.log += fh.read().decode("utf-8", "replace")
+            os.unlink(os.path.join(self.logdir, f))
+        os.rmdir(self.logdir)
+        self.reports = []
+        self.bad_json = []
+        if fmt == "json":
+            for line in self.log.splitlines():
+                if line.startswith("{"):
+                    try:
+                        self.reports.append(json.loads(line))
+                    except ValueError as ex:
+                        self.bad_json.append((line, ex))
+        self.sites = [(m.group(1), int(m.group(2)))
+                      for m in re.finditer(r"^site (\S+) (\d+)$", self.stdout, re.M)]
+        self.results = re.findall(r"^result .*$", self.stdout, re.M)
+
+    def describe(self):
+        return "status %s\nstdout:\n%s\nstderr:\n%s\nlog:\n%s" % (
+            self.status, self.stdout, self.stderr, self.log)
+
+
+def victim(entry, mode, **kw):
+    return Run([VICTIM, entry, mode], **kw)
+
+
+def check_report(r, name, call, problem, first=None, last=None, iov_index=None, what=None):
+    """Asserts exactly one report, with the given fields, whose first
+    frame is the victim's call site."""
+    if not ok(len(r.reports) == 1 and not r.bad_json,
+              "%s: exactly one JSON report" % name, r.describe()):
+        return
+    rep = r.reports[0]
+    ok(rep.get("call") == call and rep.get("problem") == problem,
+       "%s: call %s, problem %s" % (name, call, problem), rep)
+    if first is not None:
+        bad = rep.get("bad", {})
+        ok(bad.get("first") == first and bad.get("last") == last,
+           "%s: bad bytes %s..%s" % (name, first, last), rep)
+    if iov_index is not None:
+        ok(rep.get("iov_index") == iov_index, "%s: iov_index %d" % (name, iov_index), rep)
+    if what is not None:
+        ok(rep.get("what") == what, "%s: what %s" % (name, what), rep)
+    ok(isinstance(rep.get("pid"), int) and isinstance(rep.get("fd"), int) and
+       isinstance(rep.get("count"), int) and re.match(r"^0x[0-9a-f]+$", rep.get("buf", "")),
+       "%s: pid, fd, count are integers, buf a hex string" % name, rep)
+    frames = rep.get("frames") or [{}]
+    site = r.sites[-1] if r.sites else ("?", -1)
+    f0 = frames[0]
+    ok(f0.get("function") == site[0] and f0.get("file", "").endswith(".c") and
+       os.path.basename(f0.get("file", "")).startswith("victim") and f0.get("line") == site[1],
+       "%s: first frame is the caller %s at victim.c:%d" % (name, site[0], site[1]),
+       json.dumps(frames[:3], indent=1))
+    ok(not any("librwcheck" in (f.get("module") or "") for f in frames),
+       "%s: no frame of the library" % name, frames)
+
+
+def check_clean(entry, mode="good", name=None, env=None):
+    """The twin: no report, same result as without the library."""
+    name = name or "%s %s" % (entry, mode)
+    base = victim(entry, mode, preload=False)
+    r = victim(entry, mode, env=env)
+    ok(r.status == 0 and not r.reports and r.log == "", "%s: no report" % name, r.describe())
+    ok(r.results == base.results and r.results,
+       "%s: same result as without rwcheck (%s)" % (name, r.results), "%s\n---\n%s" % (base.describe(), r.describe()))
+    return r

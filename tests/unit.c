@@ -1,0 +1,238 @@
+/* unit.c: unit tests of the pure parts: range verdicts, count/offset/iovec
+ * checks, the maps parser and scanner, the knob parsers, the formatter. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "checks.h"
+#include "fmt.h"
+#include "knobs.h"
+#include "maps_parse.h"
+#include "tap.h"
+
+static const struct rwc_region R[] = {
+	{0x1000, 0x2000, RWC_PROT_R | RWC_PROT_W},
+	{0x2000, 0x3000, RWC_PROT_R},
+	{0x5000, 0x6000, RWC_PROT_R | RWC_PROT_W},
+	{0x6000, 0x7000, 0},
+};
+#define NR (sizeof R / sizeof R[0])
+
+static struct rwc_verdict verdict(uintptr_t lo, size_t len, unsigned need)
+{
+	struct rwc_verdict v;
+
+	rwc_verdict_init(&v, lo, len, need);
+	rwc_verdict_array(&v, R, NR);
+	return v;
+}
+
+static void test_verdicts(void)
+{
+	struct rwc_verdict v;
+
+	v = verdict(0x1800, 0x100, RWC_NEED_WRITE);
+	ok(v.problem == RWC_OK, "inside one rw mapping: ok");
+	v = verdict(0x1000, 0x2000, RWC_NEED_READ);
+	ok(v.problem == RWC_OK, "read need across two adjacent readable mappings: ok");
+	v = verdict(0x1f00, 0x200, RWC_NEED_WRITE);
+	ok(v.problem == RWC_BUF_NOT_WRITABLE && v.bad_lo == 0x2000 && v.bad_hi == 0x2100,
+	   "write need running into r-- mapping: bytes 0x100..0x1ff not writable");
+	ok(v.at.valid && v.at.start == 0x2000 && v.at.end == 0x3000, "describes the r-- mapping");
+	v = verdict(0x2f00, 0x300, RWC_NEED_READ);
+	ok(v.problem == RWC_BUF_UNMAPPED && v.bad_lo == 0x3000 && v.bad_hi == 0x3200,
+	   "tail in a gap: unmapped from the mapping's end to the range's end");
+	ok(v.prev.valid && v.prev.end == 0x3000 && v.next.valid && v.next.start == 0x5000,
+	   "gap described by the mappings below and above");
+	v = verdict(0x3100, 0x3000, RWC_NEED_WRITE);
+	ok(v.problem == RWC_BUF_UNMAPPED && v.bad_lo == 0x3100 && v.bad_hi == 0x5000,
+	   "bad run stops where the problem changes");
+	v = verdict(0x5f00, 0x200, RWC_NEED_READ);
+	ok(v.problem == RWC_BUF_NOT_READABLE && v.bad_lo == 0x6000 && v.bad_hi == 0x6100,
+	   "---p mapping is not readable");
+	v = verdict(0x6800, 0x1000, RWC_NEED_READ);
+	ok(v.problem == RWC_BUF_NOT_READABLE && v.bad_hi == 0x7000, "not-readable run ends at the gap");
+	v = verdict(0x100, 0x10, RWC_NEED_READ);
+	ok(v.problem == RWC_BUF_UNMAPPED && !v.prev.valid && v.next.valid && v.next.start == 0x1000,
+	   "below every mapping: gap with only a mapping above");
+	v = verdict(0x8000, 0x10, RWC_NEED_READ);
+	ok(v.problem == RWC_BUF_UNMAPPED && v.prev.valid && !v.next.valid,
+	   "above every mapping: gap with only a mapping below");
+	v = verdict(0, 0, RWC_NEED_WRITE);
+	ok(v.problem == RWC_OK, "count 0 checks nothing (NULL, 0)");
+	v = verdict(UINTPTR_MAX - 10, 100, RWC_NEED_WRITE);
+	ok(v.problem == RWC_BUF_UNMAPPED && v.hi == UINTPTR_MAX, "range wrapping the address space");
+	rwc_verdict_init(&v, 0x1800, 0x100, RWC_NEED_WRITE);
+	rwc_verdict_array(&v, R, 0);
+	ok(v.problem == RWC_BUF_UNMAPPED, "empty map: everything unmapped");
+}
+
+static void test_scalars(void)
+{
+	struct iovec iov[3] = {{NULL, 10}, {NULL, (size_t)SSIZE_MAX - 10}, {NULL, 1}};
+	size_t total;
+
+	ok(rwc_check_count(0) == RWC_OK && rwc_check_count(SSIZE_MAX) == RWC_OK, "count up to SSIZE_MAX ok");
+	ok(rwc_check_count((size_t)SSIZE_MAX + 1) == RWC_COUNT_TOO_LARGE, "count past SSIZE_MAX");
+	ok(rwc_check_offset(0, 100, 0) == RWC_OK, "offset 0 ok");
+	ok(rwc_check_offset(-1, 1, 0) == RWC_OFFSET_NEGATIVE, "offset -1 negative");
+	ok(rwc_check_offset(-1, 1, 1) == RWC_OK, "offset -1 ok where it means current position");
+	ok(rwc_check_offset(-2, 1, 1) == RWC_OFFSET_NEGATIVE, "offset -2 negative even for preadv2");
+	ok(rwc_check_offset(INT64_MAX - 10, 10, 0) == RWC_OK, "offset+count == INT64_MAX ok");
+	ok(rwc_check_offset(INT64_MAX - 10, 11, 0) == RWC_OFFSET_OVERFLOW, "offset+count past INT64_MAX");
+	ok(rwc_check_offset(INT64_MAX, SIZE_MAX, 0) == RWC_OFFSET_OVERFLOW, "no unsigned wrap in the sum");
+	ok(rwc_check_iovcnt(-1) == RWC_IOVCNT_INVALID && rwc_check_iovcnt(IOV_MAX + 1) == RWC_IOVCNT_INVALID,
+	   "iovcnt outside 0..IOV_MAX");
+	ok(rwc_check_iovcnt(0) == RWC_OK && rwc_check_iovcnt(IOV_MAX) == RWC_OK, "iovcnt 0 and IOV_MAX ok");
+	ok(rwc_check_iov_total(iov, 2, &total) == RWC_OK && total == (size_t)SSIZE_MAX,
+	   "segments adding up to SSIZE_MAX ok");
+	ok(rwc_check_iov_total(iov, 3, &total) == RWC_IOV_LEN_OVERFLOW, "segments past SSIZE_MAX");
+	ok(strcmp(rwc_problem_name(RWC_IOV_ARRAY_BAD), "iov-array-bad") == 0 &&
+	   strcmp(rwc_problem_name(RWC_STACK_OVERFLOW), "stack-overflow") == 0, "problem names");
+}
+
+static void test_parse_line(void)
+{
+	struct rwc_map_entry e;
+	const char *l1 = "7f1c2a000000-7f1c2a021000 rw-p 00000000 00:00 0                          [heap]";
+	const char *l2 = "55d0c0a00000-55d0c0a02000 r-xs 0001a000 fd:01 1234567   /tmp/a b/c (deleted)";
+	const char *l3 = "00400000-00401000 ---p 00000000 00:00 0";
+	const char *l4 = "ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsyscall]";
+
+	ok(rwc_maps_parse_line(l1, strlen(l1), &e) == 0 && e.start == 0x7f1c2a000000 &&
+	   e.end == 0x7f1c2a021000 && e.prot == (RWC_PROT_R | RWC_PROT_W) &&
+	   e.path_len == 6 && memcmp(e.path, "[heap]", 6) == 0, "anonymous [heap] line");
+	ok(rwc_maps_parse_line(l2, strlen(l2), &e) == 0 && e.offset == 0x1a000 &&
+	   e.dev_major == 0xfd && e.dev_minor == 1 && e.inode == 1234567 &&
+	   e.prot == (RWC_PROT_R | RWC_PROT_X | RWC_PROT_SHARED) &&
+	   e.path_len == strlen("/tmp/a b/c (deleted)"), "path with spaces and (deleted)");
+	ok(rwc_maps_parse_line(l3, strlen(l3), &e) == 0 && e.prot == 0 && e.path_len == 0, "no path");
+	ok(rwc_maps_parse_line(l4, strlen(l4), &e) == 0 && e.end == 0xffffffffff601000, "top of the address space");
+	ok(rwc_maps_parse_line("", 0, &e) < 0, "empty line rejected");
+	ok(rwc_maps_parse_line("1000-2000 rw-p", 14, &e) < 0, "truncated line rejected");
+	ok(rwc_maps_parse_line("1000-2000 rwzp 0 00:00 0", 24, &e) < 0, "bad perms rejected");
+	ok(rwc_maps_parse_line("2000-1000 rw-p 0 00:00 0", 24, &e) < 0, "end below start rejected");
+	ok(rwc_maps_parse_line("11112222333344445-2 rw-p 0 00:00 0", 34, &e) < 0, "17 hex digits rejected");
+	ok(rwc_maps_parse_line("1000-2000 rw-p 0 00:00 99999999999999999999999", 46, &e) < 0,
+	   "inode overflow rejected");
+}
+
+struct scan_count {
+	unsigned n;
+	uintptr_t last_end;
+	size_t longest_path;
+};
+
+static int count_cb(const struct rwc_map_entry *e, void *arg)
+{
+	struct scan_count *c = arg;
+
+	c->n++;
+	c->last_end = e->end;
+	if (e->path_len > c->longest_path)
+		c->longest_path = e->path_len;
+	return 0;
+}
+
+static void test_scan(void)
+{
+	int p[2];
+	char big[3000], buf[256];
+	struct scan_count c = {0, 0, 0};
+	unsigned bad = 0;
+	int rc;
+
+	memset(big, 'x', sizeof big);
+	ok(pipe(p) == 0, "pipe");
+	dprintf(p[1], "1000-2000 rw-p 00000000 00:00 0 /a\n");
+	dprintf(p[1], "garbage line\n");
+	dprintf(p[1], "2000-3000 r--p 00000000 00:00 0 /%.*s\n", (int)sizeof big, big);
+	dprintf(p[1], "3000-4000 r--p 00000000 00:00 0 /b\n");
+	dprintf(p[1], "4000-5000 r--p 00000000 00:00 0 /no-newline-at-end");
+	close(p[1]);
+	rc = rwc_maps_scan(p[0], read, buf, sizeof buf, count_cb, &c, &bad);
+	close(p[0]);
+	ok(rc == 0, "scan reaches end of file");
+	ok(c.n == 4 && bad == 1, "4 entries, 1 malformed line skipped (got %u, %u)", c.n, bad);
+	ok(c.last_end == 0x5000, "last line without newline parsed");
+	ok(c.longest_path < sizeof buf, "over-long line passed on with its path cut");
+}
+
+static const char *fake_env[][2] = {
+	{"RWCHECK_LOG", "/tmp/x%q"},  {"RWCHECK_FORMAT", "json"}, {"RWCHECK_ACTION", "explode"},
+	{"RWCHECK_BACKTRACE", "65"}, {"RWCHECK_SUPPRESS", ""},   {NULL, NULL},
+};
+static int warnings;
+static char warned[256];
+
+static const char *fake_getenv(const char *name)
+{
+	for (int i = 0; fake_env[i][0]; i++)
+		if (strcmp(fake_env[i][0], name) == 0)
+			return fake_env[i][1];
+	return NULL;
+}
+
+static void fake_warn(const char *knob, const char *value, const char *expected)
+{
+	warnings++;
+	strncat(warned, knob, sizeof warned - strlen(warned) - 2);
+	strcat(warned, " ");
+}
+
+static void test_knobs(void)
+{
+	static const char *const names[] = {"a", "bb", NULL};
+	struct rwc_knobs k = {RWC_FORMAT_TEXT, RWC_ACTION_REPORT, 16, "", "", 1};
+	unsigned long n;
+	int e;
+
+	ok(rwc_parse_uint("0", 64, &n) == 0 && n == 0, "uint 0");
+	ok(rwc_parse_uint("64", 64, &n) == 0 && n == 64, "uint at max");
+	ok(rwc_parse_uint("65", 64, &n) < 0, "uint above max");
+	ok(rwc_parse_uint("-1", 64, &n) < 0 && rwc_parse_uint("", 64, &n) < 0 &&
+	   rwc_parse_uint("12x", 64, &n) < 0 && rwc_parse_uint(" 1", 64, &n) < 0 &&
+	   rwc_parse_uint("99999999999999999999999", 64, &n) < 0, "uint garbage, empty, junk, huge");
+	ok(rwc_parse_enum("bb", names, &e) == 0 && e == 1, "enum hit");
+	ok(rwc_parse_enum("BB", names, &e) < 0 && rwc_parse_enum("", names, &e) < 0, "enum miss");
+	ok(rwc_parse_log("/tmp/log.%p") == 0 && rwc_parse_log("/tmp/100%%") == 0, "log template ok");
+	ok(rwc_parse_log("") < 0 && rwc_parse_log("/tmp/%d") < 0 && rwc_parse_log("/tmp/%") < 0,
+	   "log template: empty, unknown %%-sequence, trailing %%");
+	rwc_knobs_load(&k, fake_getenv, fake_warn);
+	ok(warnings == 4, "one warning per bad knob (got %d: %s)", warnings, warned);
+	ok(k.log[0] == '\0' && k.format == RWC_FORMAT_JSON && k.action == RWC_ACTION_REPORT &&
+	   k.backtrace == 16 && k.suppress[0] == '\0', "bad values leave the defaults, good ones apply");
+}
+
+static void test_fmt(void)
+{
+	char b[64], s[8];
+	struct rwc_fmt f;
+
+	rwc_fmt_init(&f, b, sizeof b);
+	rwc_fmt_json_str(&f, "a\"b\\c\n\x01");
+	ok(strcmp(b, "\"a\\\"b\\\\c\\u000a\\u0001\"") == 0, "JSON escapes: %s", b);
+	rwc_fmt_init(&f, b, sizeof b);
+	rwc_fmt_hex(&f, 0);
+	rwc_fmt_char(&f, ' ');
+	rwc_fmt_i64(&f, INT64_MIN);
+	ok(strcmp(b, "0x0 -9223372036854775808") == 0, "numbers: %s", b);
+	rwc_fmt_init(&f, s, sizeof s);
+	rwc_fmt_str(&f, "0123456789");
+	ok(f.truncated && strcmp(s, "0123456") == 0, "bounded: truncates and says so");
+}
+
+int main(void)
+{
+	test_verdicts();
+	test_scalars();
+	test_parse_line();
+	test_scan();
+	test_knobs();
+	test_fmt();
+	return done_testing();
+}

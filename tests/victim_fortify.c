@@ -1,0 +1,50 @@
+/* victim_fortify.c: built with -O2 -D_FORTIFY_SOURCE=2, so that glibc's
+ * headers inline their read()/pread()/recv()/recvfrom() wrappers into the
+ * callers and call __read_chk & co.  The buffers have a size the compiler
+ * knows; their second page is made read-only, so the call is bad.  The
+ * report must lead to this file's line, not to glibc's headers.
+ *
+ *   victim_fortify ENTRY good|bad   -> prints "site FUNC LINE", "result ..." */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define SITE() printf("site %s %d\n", __func__, __LINE__)
+
+static char buf[8192] __attribute__((aligned(4096)));
+static int fd, sock[2];
+static volatile size_t n = sizeof buf; /* unknown at compile time: __*_chk */
+static ssize_t ret;
+
+__attribute__((noinline)) static void f_read(void) { SITE(); ret = read(fd, buf, n); }
+__attribute__((noinline)) static void f_pread(void) { SITE(); ret = pread(fd, buf, n, 0); }
+__attribute__((noinline)) static void f_recv(void) { SITE(); ret = recv(sock[0], buf, n, 0); }
+__attribute__((noinline)) static void f_recvfrom(void) { SITE(); ret = recvfrom(sock[0], buf, n, 0, NULL, NULL); }
+
+int main(int argc, char **argv)
+{
+	if (argc != 3)
+		return 2;
+	setvbuf(stdout, NULL, _IONBF, 0);
+	fd = open("/proc/self/exe", O_RDONLY); /* longer than the buffer: a full read */
+	if (fd < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, sock) < 0 || write(sock[1], "0123456789", 10) != 10)
+		return 99;
+	if (strcmp(argv[2], "bad") == 0)
+		mprotect(buf + 4096, 4096, PROT_READ);
+	if (strcmp(argv[1], "read") == 0)
+		f_read();
+	else if (strcmp(argv[1], "pread") == 0)
+		f_pread();
+	else if (strcmp(argv[1], "recv") == 0)
+		f_recv();
+	else if (strcmp(argv[1], "recvfrom") == 0)
+		f_recvfrom();
+	else
+		return 2;
+	printf("result %zd\n", ret);
+	return 0;
+}
