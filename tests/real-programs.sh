@@ -3,6 +3,7 @@
 # exit status, and not a single report.
 n=0; failed=0
 t() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi; }
+unset MAKEFLAGS MFLAGS MAKELEVEL   # the outer make check must not leak in
 work=$(mktemp -d)
 logs=$(mktemp -d)
 trap 'rm -rf "$work" "$logs"' EXIT
