@@ -7,9 +7,16 @@
 
 #include "call.h"
 #include "mapview.h"
+#include "report.h"
+
+static void atfork_child(void)
+{
+	rwc_map_atfork_child();
+	rwc_report_atfork_child();
+}
 
 __attribute__((constructor)) static void rwc_init(void)
 {
 	rwc_init_once();
-	pthread_atfork(NULL, NULL, rwc_map_atfork_child);
+	pthread_atfork(NULL, NULL, atfork_child);
 }

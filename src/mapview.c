@@ -76,7 +76,22 @@ static int writer;                /* try-lock of the refresher */
 static int procmap_query_off;     /* 1: kernel lacks it, or disabled */
 static int proc_warned;
 
+static uintptr_t hidden_lo, hidden_hi; /* a report's placeholder (report.c) */
+
 static int refresh(void);
+
+void rwc_map_hide(uintptr_t lo, uintptr_t hi)
+{
+	__atomic_store_n(&hidden_lo, lo, __ATOMIC_RELEASE);
+	__atomic_store_n(&hidden_hi, hi, __ATOMIC_RELEASE);
+}
+
+/* The placeholder is not the program's memory: verdicts see the gap. */
+static int hidden(uintptr_t start, uintptr_t end)
+{
+	return start == __atomic_load_n(&hidden_lo, __ATOMIC_ACQUIRE) &&
+	       end == __atomic_load_n(&hidden_hi, __ATOMIC_ACQUIRE) && start != end;
+}
 
 void rwc_map_changed(void)
 {
@@ -127,6 +142,8 @@ static int snap_add(const struct rwc_map_entry *e, void *arg)
 {
 	struct snap *s = arg;
 
+	if (hidden(e->start, e->end))
+		return 0;
 	if (s->n >= SNAP_CAP) {
 		s->complete = 0;
 		return 1;
@@ -238,7 +255,8 @@ static int query_verdict(int fd, struct rwc_verdict *v)
 			 ((q.vma_flags & PROCMAP_QUERY_VMA_SHARED) ? RWC_PROT_SHARED : 0);
 		if (r.end <= addr)
 			return -1;
-		rwc_verdict_feed(v, &r, NULL);
+		if (!hidden(r.start, r.end))
+			rwc_verdict_feed(v, &r, NULL);
 		addr = r.end;
 	}
 	rwc_verdict_finish(v);
@@ -251,6 +269,8 @@ static int feed_entry(const struct rwc_map_entry *e, void *arg)
 	struct rwc_region r = {e->start, e->end, e->prot};
 	struct rwc_region_info info = {e->offset, e->path, e->path_len};
 
+	if (hidden(e->start, e->end))
+		return 0;
 	return rwc_verdict_feed(v, &r, &info);
 }
 

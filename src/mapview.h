@@ -16,6 +16,10 @@ enum rwc_problem rwc_map_verdict(uintptr_t lo, size_t len, unsigned need, struct
  * signal-safe, leaves errno alone. */
 void rwc_map_changed(void);
 
+/* While a report holds a gap with a placeholder mapping [lo, hi), verdicts
+ * treat it as the gap it stands for; rwc_map_hide(0, 0) ends that. */
+void rwc_map_hide(uintptr_t lo, uintptr_t hi);
+
 /* Maps the snapshot buffers and takes the first snapshot (at start). */
 void rwc_map_init(void);
 

@@ -12,6 +12,7 @@
 #include "knobs.h"
 #include "log.h"
 #include "mapview.h"
+#include "once.h"
 #include "real.h"
 #include "unwind.h"
 
@@ -349,8 +350,8 @@ struct scratch {
 	char text[TEXT_CAP];
 };
 
-static struct scratch *scratch; /* mapped at start, one report at a time */
-static int scratch_busy;
+static struct scratch *scratch; /* mapped at start; used under report_lock */
+static struct rwc_lock report_lock;
 
 void rwc_report_init(void)
 {
@@ -363,7 +364,8 @@ void rwc_report_init(void)
 /* While a report loads libraries and allocates, the unmapped bytes it is
  * about must stay unmapped: anything placed there would turn the bad call
  * into a good one that scribbles over the library's memory.  Holds them
- * with a PROT_NONE placeholder; returns its length (0: none placed). */
+ * with a PROT_NONE placeholder (shared, so the kernel never merges it with
+ * a neighbour) that verdicts ignore; returns its length, 0 if none. */
 static size_t hold_gap(const struct rwc_finding *f, uintptr_t *at)
 {
 	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi;
@@ -375,40 +377,48 @@ static size_t hold_gap(const struct rwc_finding *f, uintptr_t *at)
 	hi = f->v.bad_hi > UINTPTR_MAX - pg ? UINTPTR_MAX & ~(pg - 1) : (f->v.bad_hi + pg - 1) & ~(pg - 1);
 	if (hi <= lo)
 		return 0;
+	rwc_map_hide(lo, hi);
 	p = REAL(mmap)((void *)lo, hi - lo, PROT_NONE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
-	if (p == MAP_FAILED)
-		return 0;
-	if ((uintptr_t)p != lo) { /* kernel without MAP_FIXED_NOREPLACE */
-		REAL(munmap)(p, hi - lo);
+		       MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == MAP_FAILED || (uintptr_t)p != lo) { /* taken, or no MAP_FIXED_NOREPLACE */
+		if (p != MAP_FAILED)
+			REAL(munmap)(p, hi - lo);
+		rwc_map_hide(0, 0);
 		return 0;
 	}
 	*at = lo;
 	return hi - lo;
 }
 
+/* One report at a time.  A report made while this thread is already
+ * reporting (from a signal handler) gets raw frames and no placeholder:
+ * it must not wait for itself, load libraries or allocate. */
 void rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 {
 	struct scratch *s = NULL;
 	struct rwc_fmt o;
 	uintptr_t held_at = 0;
-	size_t held = hold_gap(f, &held_at);
-	int own = 0, n;
+	int locked = rwc_lock_take(&report_lock), n;
+	size_t held = locked ? hold_gap(f, &held_at) : 0;
 
-	if (scratch && !__atomic_exchange_n(&scratch_busy, 1, __ATOMIC_ACQUIRE)) {
-		s = scratch;
-	} else {
+	s = locked ? scratch : NULL;
+	if (!s) {
 		s = REAL(mmap)(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (s == MAP_FAILED) {
 			rwc_log_warning("no memory for a report of a bad call to", c->name);
+			s = NULL;
 			goto out;
 		}
-		own = 1;
 	}
 	n = rwc_backtrace(s->pcs, (int)rwc_knobs.backtrace, (uintptr_t)c->caller);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		s->frames[i].pc = s->pcs[i];
-	rwc_symbolize(s->frames, n);
+		s->frames[i].module[0] = s->frames[i].function[0] = s->frames[i].file[0] = '\0';
+		s->frames[i].module_off = 0;
+		s->frames[i].line = 0;
+	}
+	if (locked)
+		rwc_symbolize(s->frames, n);
 	rwc_fmt_init(&o, s->text, sizeof s->text);
 	if (rwc_knobs.format == RWC_FORMAT_JSON)
 		rwc_format_json(&o, getpid(), c, f, s->frames, n);
@@ -417,12 +427,19 @@ void rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 	if (o.truncated)
 		s->text[o.len - 1] = '\n';
 	rwc_log_write(s->text, o.len);
-	if (own)
-		REAL(munmap)(s, sizeof *s);
-	else
-		__atomic_store_n(&scratch_busy, 0, __ATOMIC_RELEASE);
 out:
-	if (held)
+	if (s && s != scratch)
+		REAL(munmap)(s, sizeof *s);
+	if (held) {
 		REAL(munmap)((void *)held_at, held);
+		rwc_map_hide(0, 0);
+	}
 	rwc_map_changed();
+	if (locked)
+		rwc_lock_drop(&report_lock);
+}
+
+void rwc_report_atfork_child(void)
+{
+	rwc_lock_drop(&report_lock);
 }

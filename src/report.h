@@ -28,6 +28,9 @@ void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 /* Maps the report scratch memory (at start; see report.c). */
 void rwc_report_init(void);
 
+/* After fork(), in the child: the report lock is free. */
+void rwc_report_atfork_child(void);
+
 /* Unwinds, symbolizes, formats and logs one report. */
 void rwc_report(const struct rwc_call *c, const struct rwc_finding *f);
 

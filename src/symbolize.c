@@ -7,6 +7,8 @@
 #include "symbolize.h"
 
 #include <dlfcn.h>
+
+#include "once.h"
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
@@ -28,25 +30,20 @@ static struct {
 #undef X
 } D;
 
-static int state; /* 0 untried, 1 loaded, 2 loading, -1 unavailable */
+static struct rwc_once once;
 
-static int load(void)
+static int load_dw(void)
 {
-	int s = 0, ok = 1;
-	void *h;
+	void *h = dlopen(RWC_DW_SONAME, RTLD_NOW | RTLD_LOCAL);
 
-	if (!__atomic_compare_exchange_n(&state, &s, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		return s == 1;
-	h = dlopen(RWC_DW_SONAME, RTLD_NOW | RTLD_LOCAL);
 	if (!h)
-		ok = 0;
-#define X(f)                                                   \
-	if (ok && !(*(void **)&D.f = dlsym(h, #f)))            \
-		ok = 0;
+		return 0;
+#define X(f)                                       \
+	if (!(*(void **)&D.f = dlsym(h, #f)))      \
+		return 0;
 	DW_FUNCS(X)
 #undef X
-	__atomic_store_n(&state, ok ? 1 : -1, __ATOMIC_RELEASE);
-	return ok;
+	return 1;
 }
 
 int rwc_is_system_header(const char *path)
@@ -119,12 +116,7 @@ void rwc_symbolize(struct rwc_frame *frames, int n)
 	Dwfl_Callbacks cb;
 	Dwfl *dwfl = NULL;
 
-	for (int i = 0; i < n; i++) {
-		frames[i].module[0] = frames[i].function[0] = frames[i].file[0] = '\0';
-		frames[i].line = 0;
-		frames[i].module_off = 0;
-	}
-	if (load()) {
+	if (rwc_once(&once, load_dw)) {
 		memset(&cb, 0, sizeof cb);
 		cb.find_elf = D.dwfl_linux_proc_find_elf;
 		/* Build-id lookup in /usr/lib/debug only: never the network. */

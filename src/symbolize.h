@@ -1,6 +1,7 @@
 /* symbolize.h: function names (symbol table, static functions too) and
  * file:line (DWARF) for report frames, with a lazily dlopen()ed libdw.
- * Report path only: allocates, opens files (closed before it returns). */
+ * Report path only, one call at a time (report.c's lock: libelf is not
+ * thread-safe): allocates, opens files (closed before it returns). */
 #ifndef RWC_SYMBOLIZE_H
 #define RWC_SYMBOLIZE_H
 
@@ -15,7 +16,7 @@ struct rwc_frame {
 	int line;
 };
 
-/* Fills every field but pc of FRAMES[0..n).  Where a call was inlined from
+/* Fills the names of FRAMES[0..n) (pc set, the strings empty, line 0).  Where a call was inlined from
  * a system header (glibc's fortified read(), say), file:line is the call
  * site in the program's own source. */
 void rwc_symbolize(struct rwc_frame *frames, int n);

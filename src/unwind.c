@@ -10,6 +10,8 @@
 
 #include <dlfcn.h>
 
+#include "once.h"
+
 #define RWC_STR_(x) #x
 #define RWC_STR(x) RWC_STR_(x)
 
@@ -20,28 +22,22 @@ static struct {
 	int (*get_reg)(unw_cursor_t *, unw_regnum_t, unw_word_t *);
 } U;
 
-static int state; /* 0 untried, 1 loaded, 2 loading, -1 unavailable */
+static struct rwc_once once;
 
-static int load(void)
+static int load_unwind(void)
 {
-	int s = 0;
-	void *h;
+	void *h = dlopen(RWC_UNWIND_SONAME, RTLD_NOW | RTLD_LOCAL);
 
-	if (!__atomic_compare_exchange_n(&state, &s, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		return s == 1;
-	h = dlopen(RWC_UNWIND_SONAME, RTLD_NOW | RTLD_LOCAL);
-	if (h) {
-		/* Arch-specific: on x86-64 unw_getcontext is the function
-		 * _Ux86_64_getcontext; where it is an inline-asm macro the
-		 * lookup fails and reports carry the caller frame only. */
-		*(void **)&U.getcontext = dlsym(h, RWC_STR(unw_tdep_getcontext));
-		*(void **)&U.init_local = dlsym(h, RWC_STR(unw_init_local));
-		*(void **)&U.step = dlsym(h, RWC_STR(unw_step));
-		*(void **)&U.get_reg = dlsym(h, RWC_STR(unw_get_reg));
-	}
-	s = (h && U.getcontext && U.init_local && U.step && U.get_reg) ? 1 : -1;
-	__atomic_store_n(&state, s, __ATOMIC_RELEASE);
-	return s == 1;
+	if (!h)
+		return 0;
+	/* Arch-specific: on x86-64 unw_getcontext is the function
+	 * _Ux86_64_getcontext; where it is an inline-asm macro the lookup
+	 * fails and reports carry the caller frame only. */
+	*(void **)&U.getcontext = dlsym(h, RWC_STR(unw_tdep_getcontext));
+	*(void **)&U.init_local = dlsym(h, RWC_STR(unw_init_local));
+	*(void **)&U.step = dlsym(h, RWC_STR(unw_step));
+	*(void **)&U.get_reg = dlsym(h, RWC_STR(unw_get_reg));
+	return U.getcontext && U.init_local && U.step && U.get_reg;
 }
 
 int rwc_backtrace(uintptr_t *pcs, int max, uintptr_t caller)
@@ -52,7 +48,7 @@ int rwc_backtrace(uintptr_t *pcs, int max, uintptr_t caller)
 
 	if (max <= 0)
 		return 0;
-	if (!load() || U.getcontext(&uc) != 0 || U.init_local(&c, &uc) < 0) {
+	if (!rwc_once(&once, load_unwind) || U.getcontext(&uc) != 0 || U.init_local(&c, &uc) < 0) {
 		pcs[0] = caller;
 		return 1;
 	}

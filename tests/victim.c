@@ -24,6 +24,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 extern ssize_t __read_chk(int, void *, size_t, size_t);
@@ -341,6 +342,60 @@ static void c_new_thread_stack(void)
 	pthread_join(t, NULL);
 }
 
+
+/* ---- transparency: good buffers, calls the kernel fails ----------- */
+static void c_read_ebadf(void) { SITE(); ret = read(-1, small, 10); }
+static void c_read_eisdir(void) { int d = open("/", O_RDONLY | O_DIRECTORY); SITE(); ret = read(d, small, 10); }
+static void c_pread_espipe(void) { int p[2]; if (pipe(p)) die("pipe"); SITE(); ret = pread(p[0], small, 10, 0); }
+static void c_read_eagain(void)
+{
+	int p[2];
+	if (pipe2(p, O_NONBLOCK))
+		die("pipe2");
+	errno = 1234;
+	SITE(); ret = read(p[0], small, 10);
+}
+static void c_write_errno_kept(void)
+{
+	errno = 4321;
+	SITE(); ret = write(null_fd, small, 10);
+	printf("errno after good call %d\n", errno);
+}
+
+/* ---- threads: concurrent bad calls, one whole report each --------- */
+static void *bad_writer(void *arg)
+{
+	char *b = arg;
+	for (int i = 0; i < 25; i++)
+		if (write(null_fd, b, N) < 0)
+			break;
+	return NULL;
+}
+static void c_threads(void)
+{
+	pthread_t t[4];
+	char *b = buffer();
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, bad_writer, b);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	ret = 0;
+}
+
+/* ---- fork: the child's report goes to its own log (%p) ------------ */
+static void c_fork(void)
+{
+	char *b = buffer();
+	pid_t pid = fork();
+	if (pid == 0) {
+		ret = write(null_fd, b, N);
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	printf("child %d\n", (int)pid);
+	ret = write(null_fd, b, N);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -360,6 +415,8 @@ static const struct {
 	E(stale_free), E(stale_dlclose),
 	E(new_raw_mmap), E(new_asm_mmap), E(new_asm_mprotect), E(new_malloc_large),
 	E(new_brk), E(new_mremap), E(new_dlopen), E(new_thread_stack),
+	E(read_ebadf), E(read_eisdir), E(pread_espipe), E(read_eagain), E(write_errno_kept),
+	E(threads), E(fork),
 #undef E
 };
 

@@ -1,0 +1,34 @@
+"""The process around the call: errno and results of good calls the kernel
+fails are unchanged; concurrent bad calls give one whole report each;
+a forked child reports to its own log; calls made before the library's
+constructor (another preloaded library's) are checked."""
+import os
+from rwctest import ok, done, victim, check_clean, Run, VICTIM, LIB, BUILD
+
+for e in ["read_ebadf", "read_eisdir", "pread_espipe", "read_eagain"]:
+    check_clean(e)
+r = check_clean("write_errno_kept")
+ok("errno after good call 4321" in r.stdout, "a good call leaves errno as it was", r.describe())
+
+r = victim("threads", "bad")
+ok(len(r.reports) == 100 and not r.bad_json,
+   "4 threads x 25 bad writes: 100 reports, every one a whole JSON line (%d, %d broken)"
+   % (len(r.reports), len(r.bad_json)), r.describe()[:3000])
+odd = [x for x in r.reports if not (x["problem"] == "buf-unmapped" and x["frames"] and
+                                   x["frames"][0].get("function") == "bad_writer")]
+ok(r.reports and not odd, "each names the thread's function", odd[:2])
+
+r = victim("fork", "bad")
+pids = sorted(set(x["pid"] for x in r.reports))
+child = [l for l in r.stdout.splitlines() if l.startswith("child ")]
+ok(len(r.reports) == 2 and len(pids) == 2 and child and int(child[0].split()[1]) in pids,
+   "parent and forked child each report once, with their own pid", r.describe())
+
+early = os.path.join(BUILD, "tests", ".libs", "libearly.so")
+r = Run([VICTIM, "read", "good"], env={"LD_PRELOAD": LIB + ":" + early})
+ok(len(r.reports) == 1 and r.reports[0]["call"] == "write" and r.reports[0]["problem"] == "buf-unmapped"
+   and r.reports[0]["bad"]["first"] == 100,
+   "a bad write() from a constructor that runs before the library's is reported", r.describe())
+ok(any(f.get("function") == "early_bad_write" for f in (r.reports[0]["frames"] if r.reports else [])),
+   "... naming the constructor", r.describe())
+done()
