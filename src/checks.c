@@ -59,6 +59,8 @@ void rwc_verdict_init(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned 
 	v->done = (len == 0);
 	v->problem = RWC_OK;
 	v->bad_lo = v->bad_hi = 0;
+	v->run_lo = 0;
+	v->run_prot = 0;
 	v->prev.valid = v->at.valid = v->next.valid = 0;
 }
 
@@ -113,7 +115,15 @@ int rwc_verdict_feed(struct rwc_verdict *v, const struct rwc_region *r,
 		enum rwc_problem p = perm_problem(r->prot, v->need);
 		uintptr_t to = r->end < v->hi ? r->end : v->hi;
 		int was_ok = (v->problem == RWC_OK);
+		int first = (v->cursor == v->lo);
 		int done = piece(v, p, v->cursor, to);
+
+		if (first) {
+			v->run_lo = r->start;
+			v->run_prot = r->prot;
+		} else {
+			v->run_prot &= r->prot;
+		}
 		if (was_ok && v->problem != RWC_OK)
 			desc_set(&v->at, r, info);
 		else if (v->problem == RWC_OK)
@@ -129,11 +139,18 @@ void rwc_verdict_finish(struct rwc_verdict *v)
 	v->done = 1;
 }
 
+void rwc_verdict_run(struct rwc_verdict *v, const struct rwc_region *r, size_t n, size_t from)
+{
+	for (size_t i = from; i < n && !v->done; i++)
+		rwc_verdict_feed(v, &r[i], NULL);
+	rwc_verdict_finish(v);
+}
+
 void rwc_verdict_array(struct rwc_verdict *v, const struct rwc_region *r, size_t n)
 {
 	size_t lo = 0, hi = n;
 
-	/* First region whose end is above v->lo, minus one for "prev". */
+	/* First region whose end is above v->lo. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (r[mid].end <= v->lo)
@@ -141,27 +158,13 @@ void rwc_verdict_array(struct rwc_verdict *v, const struct rwc_region *r, size_t
 		else
 			hi = mid;
 	}
-	if (lo > 0)
-		lo--;
-	for (size_t i = lo; i < n && !v->done; i++)
-		rwc_verdict_feed(v, &r[i], NULL);
-	rwc_verdict_finish(v);
+	/* From the region below it, to describe a gap below. */
+	rwc_verdict_run(v, r, n, lo > 0 ? lo - 1 : 0);
 }
 
 enum rwc_problem rwc_check_count(size_t count)
 {
 	return count > (size_t)SSIZE_MAX ? RWC_COUNT_TOO_LARGE : RWC_OK;
-}
-
-enum rwc_problem rwc_check_offset(int64_t offset, size_t count, int minus_one_ok)
-{
-	if (minus_one_ok && offset == -1)
-		return RWC_OK;
-	if (offset < 0)
-		return RWC_OFFSET_NEGATIVE;
-	if ((uint64_t)count > (uint64_t)INT64_MAX - (uint64_t)offset)
-		return RWC_OFFSET_OVERFLOW;
-	return RWC_OK;
 }
 
 enum rwc_problem rwc_check_iovcnt(long iovcnt)

@@ -44,6 +44,9 @@ struct rwc_verdict {
 	int done;
 	enum rwc_problem problem;   /* RWC_OK while nothing is bad */
 	uintptr_t bad_lo, bad_hi;   /* [bad_lo, bad_hi) */
+	uintptr_t run_lo;           /* when good: the contiguous regions holding */
+	unsigned run_prot;          /* [lo, hi) start at run_lo, with these common
+	                             * RWC_PROT_* bits, and end at prev.end */
 	struct rwc_region_desc prev; /* mapping just below the bad bytes */
 	struct rwc_region_desc at;   /* mapping holding them (perm problem) */
 	struct rwc_region_desc next; /* mapping just above a gap */
@@ -57,9 +60,21 @@ void rwc_verdict_finish(struct rwc_verdict *v);
 
 /* Whole verdict over a sorted array of regions (binary search). */
 void rwc_verdict_array(struct rwc_verdict *v, const struct rwc_region *r, size_t n);
+/* The same, feeding from index FROM: the first region that ends above
+ * v->lo (or one before it, to describe a gap below). */
+void rwc_verdict_run(struct rwc_verdict *v, const struct rwc_region *r, size_t n, size_t from);
 
 enum rwc_problem rwc_check_count(size_t count);
-enum rwc_problem rwc_check_offset(int64_t offset, size_t count, int minus_one_ok);
+static inline enum rwc_problem rwc_check_offset(int64_t offset, size_t count, int minus_one_ok)
+{
+	if (minus_one_ok && offset == -1)
+		return RWC_OK;
+	if (offset < 0)
+		return RWC_OFFSET_NEGATIVE;
+	if ((uint64_t)count > (uint64_t)INT64_MAX - (uint64_t)offset)
+		return RWC_OFFSET_OVERFLOW;
+	return RWC_OK;
+}
 enum rwc_problem rwc_check_iovcnt(long iovcnt);
 /* Sums the segment lengths; RWC_IOV_LEN_OVERFLOW past SSIZE_MAX. */
 enum rwc_problem rwc_check_iov_total(const struct iovec *iov, long iovcnt, size_t *total);

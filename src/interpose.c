@@ -1,6 +1,6 @@
 /* interpose.c: the exported I/O entry points, generated from entries.def.
- * Each is three lines: describe the call, run the checks (call.c), make
- * the real call.  Signal-safe on the good path; see call.h. */
+ * Each is a few lines: the fast path (fastpath.h), else describe the call
+ * and run the checks (call.c); then the real call.  Signal-safe on the good path; see call.h. */
 #include "config.h"
 #undef _FORTIFY_SOURCE
 
@@ -9,9 +9,15 @@
 #include <unistd.h>
 
 #include "call.h"
+#include "fastpath.h"
 #include "real.h"
 
 #define ENTRY __attribute__((visibility("default"), noinline))
+
+/* The fast path: a call whose bytes this thread already knows are good. */
+#define FAST(cond, call)                                                \
+	if (RWC_LIKELY(cond))                                           \
+		return call
 
 /* Describe, check; on a failed check (RWCHECK_ACTION=efault) return -1. */
 #define CHECK(...)                                                      \
@@ -27,42 +33,56 @@
 #define RWC_BUF(n, nd, bt)                                              \
 	ENTRY ssize_t n(int fd, bt buf, size_t count)                   \
 	{                                                               \
+		FAST(rwc_fast_buf(buf, count, nd), REAL(n)(fd, buf, count)); \
 		CHECK(BUFC(n, nd, buf, count));                         \
 		return REAL(n)(fd, buf, count);                         \
 	}
 #define RWC_BUF_CHK(n)                                                  \
 	ENTRY ssize_t n(int fd, void *buf, size_t count, size_t buflen) \
 	{                                                               \
+		FAST(rwc_fast_buf(buf, count, RWC_NEED_WRITE), REAL(n)(fd, buf, count, buflen)); \
 		CHECK(BUFC(n, RWC_NEED_WRITE, buf, count));             \
 		return REAL(n)(fd, buf, count, buflen);                 \
 	}
 #define RWC_BUF_OFF(n, nd, bt, ot)                                      \
 	ENTRY ssize_t n(int fd, bt buf, size_t count, ot off)           \
 	{                                                               \
+		FAST(rwc_fast_buf(buf, count, nd) && !rwc_check_offset(off, count, 0), \
+		     REAL(n)(fd, buf, count, off));                     \
 		CHECK(BUFC(n, nd, buf, count), .has_offset = 1, .offset = off); \
 		return REAL(n)(fd, buf, count, off);                    \
 	}
 #define RWC_BUF_OFF_CHK(n, ot)                                          \
 	ENTRY ssize_t n(int fd, void *buf, size_t count, ot off, size_t buflen) \
 	{                                                               \
+		FAST(rwc_fast_buf(buf, count, RWC_NEED_WRITE) && !rwc_check_offset(off, count, 0), \
+		     REAL(n)(fd, buf, count, off, buflen));             \
 		CHECK(BUFC(n, RWC_NEED_WRITE, buf, count), .has_offset = 1, .offset = off); \
 		return REAL(n)(fd, buf, count, off, buflen);            \
 	}
 #define RWC_IOV(n, nd)                                                  \
 	ENTRY ssize_t n(int fd, const struct iovec *iov, int iovcnt)    \
 	{                                                               \
+		size_t t;                                               \
+		FAST(rwc_fast_iov(iov, iovcnt, nd, &t), REAL(n)(fd, iov, iovcnt)); \
 		CHECK(IOVC(n, nd));                                     \
 		return REAL(n)(fd, iov, iovcnt);                        \
 	}
 #define RWC_IOV_OFF(n, nd, ot)                                          \
 	ENTRY ssize_t n(int fd, const struct iovec *iov, int iovcnt, ot off) \
 	{                                                               \
+		size_t t;                                               \
+		FAST(rwc_fast_iov(iov, iovcnt, nd, &t) && !rwc_check_offset(off, t, 0), \
+		     REAL(n)(fd, iov, iovcnt, off));                    \
 		CHECK(IOVC(n, nd), .has_offset = 1, .offset = off);     \
 		return REAL(n)(fd, iov, iovcnt, off);                   \
 	}
 #define RWC_IOV_OFF2(n, nd, ot)                                         \
 	ENTRY ssize_t n(int fd, const struct iovec *iov, int iovcnt, ot off, int flags) \
 	{                                                               \
+		size_t t;                                               \
+		FAST(rwc_fast_iov(iov, iovcnt, nd, &t) && !rwc_check_offset(off, t, 1), \
+		     REAL(n)(fd, iov, iovcnt, off, flags));             \
 		CHECK(IOVC(n, nd), .has_offset = 1, .offset = off,      \
 		      .offset_minus_one_ok = 1);                        \
 		return REAL(n)(fd, iov, iovcnt, off, flags);            \
@@ -70,12 +90,14 @@
 #define RWC_SOCK(n, nd, bt)                                             \
 	ENTRY ssize_t n(int fd, bt buf, size_t len, int flags)          \
 	{                                                               \
+		FAST(rwc_fast_buf(buf, len, nd), REAL(n)(fd, buf, len, flags)); \
 		CHECK(BUFC(n, nd, buf, len));                           \
 		return REAL(n)(fd, buf, len, flags);                    \
 	}
 #define RWC_SOCK_CHK(n)                                                 \
 	ENTRY ssize_t n(int fd, void *buf, size_t len, size_t buflen, int flags) \
 	{                                                               \
+		FAST(rwc_fast_buf(buf, len, RWC_NEED_WRITE), REAL(n)(fd, buf, len, buflen, flags)); \
 		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
 		return REAL(n)(fd, buf, len, buflen, flags);            \
 	}
@@ -83,6 +105,7 @@
 	ENTRY ssize_t n(int fd, void *__restrict buf, size_t len, int flags, \
 			__SOCKADDR_ARG addr, socklen_t *__restrict alen) \
 	{                                                               \
+		FAST(rwc_fast_buf(buf, len, RWC_NEED_WRITE), REAL(n)(fd, buf, len, flags, addr, alen)); \
 		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
 		return REAL(n)(fd, buf, len, flags, addr, alen);        \
 	}
@@ -90,6 +113,8 @@
 	ENTRY ssize_t n(int fd, void *__restrict buf, size_t len, size_t buflen, \
 			int flags, __SOCKADDR_ARG addr, socklen_t *__restrict alen) \
 	{                                                               \
+		FAST(rwc_fast_buf(buf, len, RWC_NEED_WRITE),            \
+		     REAL(n)(fd, buf, len, buflen, flags, addr, alen)); \
 		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
 		return REAL(n)(fd, buf, len, buflen, flags, addr, alen); \
 	}
@@ -97,6 +122,7 @@
 	ENTRY ssize_t n(int fd, const void *buf, size_t len, int flags, \
 			__CONST_SOCKADDR_ARG addr, socklen_t alen)      \
 	{                                                               \
+		FAST(rwc_fast_buf(buf, len, RWC_NEED_READ), REAL(n)(fd, buf, len, flags, addr, alen)); \
 		CHECK(BUFC(n, RWC_NEED_READ, buf, len));                \
 		return REAL(n)(fd, buf, len, flags, addr, alen);        \
 	}

@@ -6,12 +6,9 @@
 
 #include <string.h>
 
-struct rwc_knobs rwc_knobs = {
-	.format = RWC_FORMAT_TEXT,
-	.action = RWC_ACTION_REPORT,
-	.backtrace = RWC_BACKTRACE_DEFAULT,
-	.maps_query = 1,
-};
+/* All zero until rwc_knobs_load (before any check): no .data page to
+ * fault in at every process start. */
+struct rwc_knobs rwc_knobs;
 
 static const char *const format_names[] = {"text", "json", NULL};
 static const char *const action_names[] = {"report", "efault", "abort", NULL};
@@ -73,6 +70,10 @@ void rwc_knobs_load(struct rwc_knobs *k, rwc_getenv_fn get, rwc_warn_fn warn)
 	unsigned long n;
 	int e;
 
+	k->format = RWC_FORMAT_TEXT;
+	k->action = RWC_ACTION_REPORT;
+	k->backtrace = RWC_BACKTRACE_DEFAULT;
+	k->maps_query = 1;
 	k->log[0] = '\0';
 	v = get("RWCHECK_LOG");
 	if (v && strcmp(v, "stderr") != 0) {

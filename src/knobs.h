@@ -31,8 +31,8 @@ int rwc_parse_log(const char *s);
 typedef const char *(*rwc_getenv_fn)(const char *name);
 typedef void (*rwc_warn_fn)(const char *knob, const char *value, const char *expected);
 
-/* Fills K from the environment through GET; each bad value gives one WARN
- * call and leaves the default.  RWCHECK_LOG is settled first, so that the
+/* Sets K to the defaults, then to the environment's values through GET;
+ * each bad value gives one WARN call and leaves the default.  RWCHECK_LOG is settled first, so that the
  * warnings go where reports go. */
 void rwc_knobs_load(struct rwc_knobs *k, rwc_getenv_fn get, rwc_warn_fn warn);
 

@@ -20,12 +20,6 @@ void rwc_map_changed(void);
  * treat it as the gap it stands for; rwc_map_hide(0, 0) ends that. */
 void rwc_map_hide(uintptr_t lo, uintptr_t hi);
 
-/* Maps the snapshot buffers and takes the first snapshot (at start). */
-void rwc_map_init(void);
-
-/* After fork(), in the child: no lock is held. */
-void rwc_map_atfork_child(void);
-
 /* Test hooks (used by unit tests and by RWCHECK_MAPS_QUERY): force the
  * fallback parser instead of ioctl(PROCMAP_QUERY). */
 void rwc_map_disable_procmap_query(void);

@@ -9,13 +9,17 @@
 
 #include <dlfcn.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
 #include <unistd.h>
 
+#include "checks.h"
 #include "mapview.h"
+#include "mapwatch.h"
 #include "real.h"
+#include "snapshot.h"
 
 #ifndef MREMAP_DONTUNMAP
 #define MREMAP_DONTUNMAP 4
@@ -23,38 +27,75 @@
 
 #define ENTRY __attribute__((visibility("default")))
 
+static uintptr_t page_end(uintptr_t a, size_t len)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	return len > UINTPTR_MAX - a - pg ? 0 : (a + len + pg - 1) & ~(pg - 1);
+}
+
+static int prot_bits(int prot, int flags)
+{
+	return ((prot & PROT_READ) ? RWC_PROT_R : 0) | ((prot & PROT_WRITE) ? RWC_PROT_W : 0) |
+	       ((prot & PROT_EXEC) ? RWC_PROT_X : 0) | ((flags & MAP_SHARED) ? RWC_PROT_SHARED : 0);
+}
+
+void rwc_watch_mmap(void *r, size_t len, int prot, int flags)
+{
+	if (r == MAP_FAILED) {
+		if (flags & MAP_FIXED) /* the old mapping may be gone */
+			rwc_map_changed();
+		return;
+	}
+	rwc_snap_set((uintptr_t)r, page_end((uintptr_t)r, len), prot_bits(prot, flags));
+}
+
+void rwc_watch_munmap(void *addr, size_t len, int failed)
+{
+	if (!failed)
+		rwc_snap_set((uintptr_t)addr, page_end((uintptr_t)addr, len), -1);
+}
+
+void rwc_watch_mprotect(void *addr, size_t len, int prot, int failed)
+{
+	if (failed) /* may have changed part of the range */
+		rwc_map_changed();
+	else
+		rwc_snap_set((uintptr_t)addr, page_end((uintptr_t)addr, len), prot_bits(prot, 0));
+}
+
 ENTRY void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
 	void *r = REAL(mmap)(addr, len, prot, flags, fd, off);
-	rwc_map_changed();
+	rwc_watch_mmap(r, len, prot, flags);
 	return r;
 }
 
 ENTRY void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off)
 {
 	void *r = REAL(mmap64)(addr, len, prot, flags, fd, off);
-	rwc_map_changed();
+	rwc_watch_mmap(r, len, prot, flags);
 	return r;
 }
 
 ENTRY int munmap(void *addr, size_t len)
 {
 	int r = REAL(munmap)(addr, len);
-	rwc_map_changed();
+	rwc_watch_munmap(addr, len, r != 0);
 	return r;
 }
 
 ENTRY int mprotect(void *addr, size_t len, int prot)
 {
 	int r = REAL(mprotect)(addr, len, prot);
-	rwc_map_changed();
+	rwc_watch_mprotect(addr, len, prot, r != 0);
 	return r;
 }
 
 ENTRY int pkey_mprotect(void *addr, size_t len, int prot, int pkey)
 {
 	int r = REAL(pkey_mprotect)(addr, len, prot, pkey);
-	rwc_map_changed();
+	rwc_watch_mprotect(addr, len, prot, r != 0);
 	return r;
 }
 
@@ -120,32 +161,47 @@ extern void __libc_free(void *);
 static int glibc_malloc = -1; /* is REAL(free) glibc's? -1: not known yet */
 static void *seen_brk;
 
-static int mmapped_chunk(void *p)
+/* What freeing P unmaps: 1 and the exact range for a block glibc malloc
+ * served with mmap (from its chunk header: size, and the offset of the
+ * mapping in prev_size); 0 for other blocks; -1 when unknown (another
+ * allocator: a page-aligned block may be a mapping of its own). */
+static int mmapped_chunk(void *p, uintptr_t *lo, uintptr_t *hi)
 {
+	const size_t *h = p;
+
 	if (!p)
 		return 0;
 	if (RWC_UNLIKELY(glibc_malloc < 0))
 		glibc_malloc = (void *)REAL(free) == (void *)&__libc_free;
 	if (!glibc_malloc)
-		return ((uintptr_t)p & 4095) == 0 || ((uintptr_t)p & 4095) == 16;
-	return (((size_t *)p)[-1] & IS_MMAPPED) != 0;
+		return ((uintptr_t)p & 4095) == 0 || ((uintptr_t)p & 4095) == 16 ? -1 : 0;
+	if (!(h[-1] & IS_MMAPPED))
+		return 0;
+	*lo = (uintptr_t)p - 2 * sizeof(size_t) - h[-2];
+	*hi = (uintptr_t)p - 2 * sizeof(size_t) + (h[-1] & ~(size_t)7);
+	return 1;
 }
 
-static void after_free(int unmapped)
+/* After free/realloc: record the unmapped block; a moved heap top (a trim
+ * inside malloc) or an unknown block marks the view stale. */
+static void after_free(int m, uintptr_t lo, uintptr_t hi, int moved)
 {
 	void *b = __atomic_load_n(&__curbrk, __ATOMIC_RELAXED);
 
 	if (b != __atomic_load_n(&seen_brk, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&seen_brk, b, __ATOMIC_RELAXED);
-		unmapped = 1;
-	}
-	if (unmapped)
 		rwc_map_changed();
+	}
+	if (m < 0 || (m > 0 && moved))
+		rwc_map_changed();
+	else if (m > 0)
+		rwc_snap_set(lo, hi, -1);
 }
 
 ENTRY void free(void *p)
 {
 	void *f = __atomic_load_n(&rwc_real_ptr[RWC_IDX_free], __ATOMIC_ACQUIRE);
+	uintptr_t lo = 0, hi = 0;
 	int m;
 
 	if (RWC_UNLIKELY(!f)) {
@@ -153,23 +209,26 @@ ENTRY void free(void *p)
 			return; /* freed from inside dlsym while binding: leak it */
 		f = rwc_real_bind(RWC_IDX_free);
 	}
-	m = mmapped_chunk(p);
+	m = mmapped_chunk(p, &lo, &hi);
 	((void (*)(void *))f)(p);
-	after_free(m);
+	after_free(m, lo, hi, 0);
 }
 
+/* realloc of an mmapped block may mremap it anywhere: mark stale. */
 ENTRY void *realloc(void *p, size_t n)
 {
-	int m = mmapped_chunk(p);
+	uintptr_t lo, hi;
+	int m = mmapped_chunk(p, &lo, &hi);
 	void *r = REAL(realloc)(p, n);
-	after_free(m);
+	after_free(m, lo, hi, 1);
 	return r;
 }
 
 ENTRY void *reallocarray(void *p, size_t nmemb, size_t size)
 {
-	int m = mmapped_chunk(p);
+	uintptr_t lo, hi;
+	int m = mmapped_chunk(p, &lo, &hi);
 	void *r = REAL(reallocarray)(p, nmemb, size);
-	after_free(m);
+	after_free(m, lo, hi, 1);
 	return r;
 }

@@ -43,12 +43,11 @@ void *rwc_real_bind(unsigned idx)
 	return p;
 }
 
-void rwc_real_bind_all(void)
+void rwc_real_bind_early(void)
 {
-	/* free first: dlsym itself may free memory. */
-	if (!__atomic_load_n(&rwc_real_ptr[RWC_IDX_free], __ATOMIC_ACQUIRE))
-		rwc_real_bind(RWC_IDX_free);
-	for (unsigned i = 0; i < RWC_REAL_COUNT; i++)
-		if (!__atomic_load_n(&rwc_real_ptr[i], __ATOMIC_ACQUIRE))
-			rwc_real_bind(i);
+	/* write() is what signal handlers call: never bind it from one.  The
+	 * rest bind on first use (a dlsym costs a microsecond of every
+	 * process start). */
+	if (!__atomic_load_n(&rwc_real_ptr[RWC_IDX_write], __ATOMIC_ACQUIRE))
+		rwc_real_bind(RWC_IDX_write);
 }

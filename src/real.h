@@ -32,7 +32,9 @@ extern void *rwc_real_ptr[RWC_REAL_COUNT];
 extern const char *const rwc_real_names[RWC_REAL_COUNT];
 
 void *rwc_real_bind(unsigned idx);
-void rwc_real_bind_all(void);
+/* Binds write() (what signal handlers call) at start; the rest bind on
+ * first use. */
+void rwc_real_bind_early(void);
 
 static inline void *rwc_real_get(unsigned idx)
 {

@@ -12,6 +12,7 @@
 #include "knobs.h"
 #include "log.h"
 #include "mapview.h"
+#include "forklocks.h"
 #include "once.h"
 #include "real.h"
 #include "unwind.h"
@@ -350,15 +351,16 @@ struct scratch {
 	char text[TEXT_CAP];
 };
 
-static struct scratch *scratch; /* mapped at start; used under report_lock */
-static struct rwc_lock report_lock;
+static struct scratch *scratch; /* mapped at start; used under the report lock */
 
-void rwc_report_init(void)
+size_t rwc_report_mem_size(void)
 {
-	void *p = REAL(mmap)(NULL, sizeof *scratch, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p != MAP_FAILED)
-		scratch = p;
+	return sizeof *scratch;
+}
+
+void rwc_report_init(void *mem)
+{
+	scratch = mem;
 }
 
 /* While a report loads libraries and allocates, the unmapped bytes it is
@@ -398,7 +400,7 @@ void rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 	struct scratch *s = NULL;
 	struct rwc_fmt o;
 	uintptr_t held_at = 0;
-	int locked = rwc_lock_take(&report_lock), n;
+	int locked = rwc_lock_take(&rwc_forklocks->report), n;
 	size_t held = locked ? hold_gap(f, &held_at) : 0;
 
 	s = locked ? scratch : NULL;
@@ -436,10 +438,5 @@ out:
 	}
 	rwc_map_changed();
 	if (locked)
-		rwc_lock_drop(&report_lock);
-}
-
-void rwc_report_atfork_child(void)
-{
-	rwc_lock_drop(&report_lock);
+		rwc_lock_drop(&rwc_forklocks->report);
 }

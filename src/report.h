@@ -25,11 +25,9 @@ void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr);
 
-/* Maps the report scratch memory (at start; see report.c). */
-void rwc_report_init(void);
-
-/* After fork(), in the child: the report lock is free. */
-void rwc_report_atfork_child(void);
+/* The report's scratch memory, mapped at start by init.c. */
+size_t rwc_report_mem_size(void);
+void rwc_report_init(void *mem);
 
 /* Unwinds, symbolizes, formats and logs one report. */
 void rwc_report(const struct rwc_call *c, const struct rwc_finding *f);

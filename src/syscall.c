@@ -6,11 +6,13 @@
 #undef _FORTIFY_SOURCE
 
 #include <stdarg.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "call.h"
 #include "mapview.h"
+#include "mapwatch.h"
 #include "real.h"
 
 /* Fills C for system call NR with arguments A; 0 if NR is not checked. */
@@ -88,7 +90,21 @@ __attribute__((visibility("default"), noinline)) long syscall(long nr, ...)
 	if (describe(nr, a, &c) && RWC_UNLIKELY(rwc_enter(&c)))
 		return -1;
 	r = REAL(syscall)(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-	if (changes_map(nr))
-		rwc_map_changed();
+	switch (nr) {
+#ifdef SYS_mmap
+	case SYS_mmap:
+		rwc_watch_mmap(r == -1 ? MAP_FAILED : (void *)r, (size_t)a[1], (int)a[2], (int)a[3]);
+		break;
+#endif
+	case SYS_munmap:
+		rwc_watch_munmap((void *)a[0], (size_t)a[1], r != 0);
+		break;
+	case SYS_mprotect:
+		rwc_watch_mprotect((void *)a[0], (size_t)a[1], (int)a[2], r != 0);
+		break;
+	default:
+		if (changes_map(nr))
+			rwc_map_changed();
+	}
 	return r;
 }

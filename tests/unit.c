@@ -39,6 +39,9 @@ static void test_verdicts(void)
 	ok(v.problem == RWC_OK, "inside one rw mapping: ok");
 	v = verdict(0x1000, 0x2000, RWC_NEED_READ);
 	ok(v.problem == RWC_OK, "read need across two adjacent readable mappings: ok");
+	v = verdict(0x1f00, 0x200, RWC_NEED_READ);
+	ok(v.problem == RWC_OK && v.run_lo == 0x1000 && v.prev.end == 0x3000 &&
+	   v.run_prot == RWC_PROT_R, "good run across two mappings: their span and common perms");
 	v = verdict(0x1f00, 0x200, RWC_NEED_WRITE);
 	ok(v.problem == RWC_BUF_NOT_WRITABLE && v.bad_lo == 0x2000 && v.bad_hi == 0x2100,
 	   "write need running into r-- mapping: bytes 0x100..0x1ff not writable");

@@ -1,0 +1,101 @@
+"""make bench: every workload with and without librwcheck.so, alternating
+in one run; medians of repeated samples; a table with the ratio per line.
+
+  python3 bench/run.py [--samples N] [--quick]"""
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+BUILD = os.environ.get("RWC_BUILDDIR", ".")
+LIB = os.environ.get("RWC_LIB", os.path.join(BUILD, "src", ".libs", "librwcheck.so"))
+BENCH = os.path.join(BUILD, "bench", "rwbench")
+
+# name, how it is measured, target ratio (issue 4)
+LINES = [
+    ("read 1 B (/dev/zero)", ["read1", 1000000], 1.10),
+    ("read 4 KiB", ["read4k", 300000], 1.05),
+    ("read 64 KiB", ["read64k", 50000], 1.05),
+    ("write 1 B (/dev/null)", ["write1", 1000000], 1.10),
+    ("pread 4 KiB (cached file)", ["pread4k", 300000], 1.05),
+    ("readv 16 x 256 B", ["readv16", 300000], 1.15),
+    ("2 threads, 1 B reads", ["threads2", 1000000], 1.10),
+    ("mmap churn (64 KiB)", ["mmapchurn", 100000], 1.25),
+    ("many maps (20,000), 1 B reads", ["manymaps", 300000], 1.15),
+    ("process start (posix_spawn /bin/true)", ["spawn", 200], 1.10),
+]
+
+
+def env(preload):
+    e = {k: v for k, v in os.environ.items() if not k.startswith("RWCHECK_") and k != "LD_PRELOAD"}
+    if preload:
+        e["LD_PRELOAD"] = LIB
+        e["RWCHECK_LOG"] = "/dev/null"
+    return e
+
+
+def micro(args, preload):
+    out = subprocess.run([BENCH] + [str(a) for a in args], env=env(preload),
+                         stdout=subprocess.PIPE, check=True).stdout
+    return float(out.split()[-1])
+
+
+def wall(cmd, preload):
+    t0 = time.perf_counter()
+    subprocess.run(cmd, env=env(preload), shell=True, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return (time.perf_counter() - t0) * 1e9
+
+
+def peak_rss_kib(preload):
+    p = subprocess.Popen([BENCH, "small"], env=env(preload), stdout=subprocess.DEVNULL)
+    _, _, ru = os.wait4(p.pid, 0)
+    return float(ru.ru_maxrss)
+
+
+def measure(fn, samples):
+    a, b = [], []
+    for _ in range(samples):  # alternate: noise hits both sides alike
+        a.append(fn(False))
+        b.append(fn(True))
+    return statistics.median(a), statistics.median(b)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--samples", type=int, default=7)
+    ap.add_argument("--quick", action="store_true", help="fewer iterations (a smoke run)")
+    o = ap.parse_args()
+    scale = 10 if o.quick else 1
+    rows = []
+    for name, args, target in LINES:
+        a = [args[0], max(1, args[1] // scale)]
+        base, lib = measure(lambda p: micro(a, p), o.samples)
+        rows.append((name, base, lib, target, "ns/op"))
+    loop = "i=0; while [ $i -lt %d ]; do /bin/true; i=$((i+1)); done" % (1000 // scale)
+    base, lib = measure(lambda p: wall(loop, p), max(3, o.samples // 2))
+    rows.append(("shell loop of %d processes" % (1000 // scale), base / 1e6, lib / 1e6, 1.10, "ms"))
+    dd = "dd if=/dev/zero of=/dev/null bs=1 count=%d" % (400000 // scale)
+    base, lib = measure(lambda p: wall(dd, p), max(3, o.samples // 2))
+    rows.append(("dd bs=1 of %d kB" % (400 // scale), base / 1e6, lib / 1e6, 1.10, "ms"))
+    base, lib = measure(peak_rss_kib, 3)
+
+    print("%-40s %12s %12s %7s %7s" % ("line", "without", "with", "ratio", "target"))
+    failed = 0
+    for name, base, lib, target, unit in rows:
+        ratio = lib / base if base else float("inf")
+        mark = "" if ratio <= target else "  MISSED"
+        failed += bool(mark)
+        print("%-40s %9.1f %-2s %9.1f %-2s %7.3f %7.2f%s" % (name, base, unit, lib, unit, ratio, target, mark))
+    over = (lib - base) / 1024.0
+    mark = "" if over <= 2.0 else "  MISSED"
+    print("%-40s %9.0f KiB %8.0f KiB %+6.2f MiB (target <= +2 MiB)%s" % ("peak RSS of a small program", base, lib, over, mark))
+    print("samples per line: %d (medians; with/without alternating)" % o.samples)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+/* rwbench.c: micro-workloads for `make bench`.  Each prints one number:
+ * nanoseconds per operation.  The driver (bench/run.py) runs every
+ * workload with and without librwcheck.so, alternating, and compares.
+ *
+ *   rwbench WORKLOAD [ITERATIONS] */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+static long iters;
+static int zero_fd, null_fd;
+static char buf[65536];
+
+static double now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+#define LOOP(body)                                      \
+	do {                                            \
+		double t0 = now_ns();                   \
+		for (long i = 0; i < iters; i++) {      \
+			body;                           \
+		}                                       \
+		printf("%.2f\n", (now_ns() - t0) / (double)iters); \
+	} while (0)
+
+static void w_read(size_t n) { LOOP(if (read(zero_fd, buf, n) != (ssize_t)n) die("read")); }
+static void w_write1(void) { LOOP(if (write(null_fd, buf, 1) != 1) die("write")); }
+
+static void w_pread4k(void)
+{
+	char path[] = "/tmp/rwbench-XXXXXX";
+	int fd = mkstemp(path);
+	if (fd < 0)
+		die("mkstemp");
+	unlink(path);
+	for (int i = 0; i < 256; i++)
+		if (write(fd, buf, 4096) != 4096)
+			die("write");
+	LOOP(if (pread(fd, buf, 4096, (off_t)(i & 255) * 4096) != 4096) die("pread"));
+}
+
+static void w_readv16(void)
+{
+	struct iovec v[16];
+	for (int i = 0; i < 16; i++)
+		v[i].iov_base = buf + i * 512, v[i].iov_len = 256;
+	LOOP(if (readv(zero_fd, v, 16) != 4096) die("readv"));
+}
+
+static void *thread_reads(void *arg)
+{
+	char b[1];
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET((int)(intptr_t)arg, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof set, &set); /* best effort */
+	for (long i = 0; i < iters; i++)
+		if (read(zero_fd, b, 1) != 1)
+			die("read");
+	return NULL;
+}
+
+static void w_threads2(void)
+{
+	pthread_t t[2];
+	double t0 = now_ns();
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, thread_reads, (void *)(intptr_t)i);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	printf("%.2f\n", (now_ns() - t0) / (double)iters);
+}
+
+static void w_mmapchurn(void)
+{
+	LOOP(char *p = mmap(NULL, 65536, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	     if (p == MAP_FAILED || read(zero_fd, p + 100, 1) != 1) die("churn");
+	     munmap(p, 65536));
+}
+
+static void w_manymaps(void)
+{
+	static char *maps[20000];
+	int MAPS = getenv("RWBENCH_MAPS") ? atoi(getenv("RWBENCH_MAPS")) : 20000;
+	char *area = mmap(NULL, (size_t)MAPS * 2 * 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	unsigned r = 12345;
+	if (area == MAP_FAILED)
+		die("mmap area");
+	munmap(area, (size_t)MAPS * 2 * 4096);
+	/* one page every two: 20,000 separate mappings the kernel cannot merge */
+	for (int i = 0; i < MAPS; i++) {
+		maps[i] = mmap(area + (size_t)i * 2 * 4096, 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (maps[i] == MAP_FAILED)
+			die("mmap");
+	}
+	if (read(zero_fd, maps[0], 1) != 1) /* settle the view before timing */
+		die("read");
+	LOOP(r = r * 1103515245u + 12345u;
+	     if (read(zero_fd, maps[(r >> 8) % MAPS] + (r & 1023), 1) != 1) die("read"));
+}
+
+static void w_spawn(void)
+{
+	char *argv[] = {"/bin/true", NULL};
+	LOOP(pid_t pid; int st;
+	     if (posix_spawn(&pid, "/bin/true", NULL, NULL, argv, environ) != 0) die("spawn");
+	     waitpid(pid, &st, 0));
+}
+
+static void w_small(void)
+{
+	/* a small program: a few reads and writes, then exit (for peak RSS) */
+	for (int i = 0; i < 100; i++)
+		if (read(zero_fd, buf, 4096) != 4096 || write(null_fd, buf, 4096) != 4096)
+			die("small");
+	printf("0\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *w = argc > 1 ? argv[1] : "";
+	iters = argc > 2 ? atol(argv[2]) : 1000000;
+	zero_fd = open("/dev/zero", O_RDONLY);
+	null_fd = open("/dev/null", O_WRONLY);
+	if (zero_fd < 0 || null_fd < 0)
+		die("open");
+	if (!strcmp(w, "read1")) w_read(1);
+	else if (!strcmp(w, "read4k")) w_read(4096);
+	else if (!strcmp(w, "read64k")) w_read(65536);
+	else if (!strcmp(w, "write1")) w_write1();
+	else if (!strcmp(w, "pread4k")) w_pread4k();
+	else if (!strcmp(w, "readv16")) w_readv16();
+	else if (!strcmp(w, "threads2")) w_threads2();
+	else if (!strcmp(w, "mmapchurn")) w_mmapchurn();
+	else if (!strcmp(w, "manymaps")) w_manymaps();
+	else if (!strcmp(w, "spawn")) w_spawn();
+	else if (!strcmp(w, "small")) w_small();
+	else {
+		fprintf(stderr, "usage: rwbench WORKLOAD [ITERATIONS]\n");
+		return 2;
+	}
+	return 0;
+}

@@ -1,0 +1,30 @@
+/* snapshot.h: the cached map view: a sorted snapshot of /proc/self/maps
+ * plus an overlay of the changes the library made or saw since (its
+ * interposed mmap, munmap, mprotect, free of an mmapped block), under one
+ * generation number.  Readers are lock-free and signal-safe; one writer at
+ * a time through a try-lock; memory only from mmap. */
+#ifndef RWC_SNAPSHOT_H
+#define RWC_SNAPSHOT_H
+
+#include "checks.h"
+
+/* The memory the view needs, and handing it over (init.c maps it at
+ * start, so that it never lands in a hole the program makes later).  The
+ * first snapshot is read by the first check. */
+size_t rwc_snap_mem_size(void);
+void rwc_snap_init(void *mem);
+
+/* Verdict from the cached view: RWC_OK (with *gen the generation it holds
+ * for), a problem (to be confirmed by the kernel), or -1 when the view
+ * cannot answer (no /proc, busy, too many mappings). */
+int rwc_snap_verdict(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned need);
+
+/* [lo, hi) is now mapped with PROT (RWC_PROT_* bits), or unmapped if PROT
+ * is -1: exact news from a call that succeeded.  Falls back to
+ * rwc_map_changed() when it cannot record it. */
+void rwc_snap_set(uintptr_t lo, uintptr_t hi, int prot);
+
+/* Is [start, end) the placeholder a report holds (see rwc_map_hide)? */
+int rwc_snap_hidden(uintptr_t start, uintptr_t end);
+
+#endif
