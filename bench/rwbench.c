@@ -132,11 +132,20 @@ static void w_spawn(void)
 
 static void w_small(void)
 {
-	/* a small program: a few reads and writes, then exit (for peak RSS) */
+	/* a small program: a few reads and writes, then its peak RSS in KiB */
 	for (int i = 0; i < 100; i++)
 		if (read(zero_fd, buf, 4096) != 4096 || write(null_fd, buf, 4096) != 4096)
 			die("small");
-	printf("0\n");
+	/* peak resident set, in KiB, from the kernel's own account */
+	{
+		char line[256];
+		FILE *f = fopen("/proc/self/status", "r");
+		while (f && fgets(line, sizeof line, f))
+			if (strncmp(line, "VmHWM:", 6) == 0)
+				printf("%ld\n", strtol(line + 6, NULL, 10));
+		if (f)
+			fclose(f);
+	}
 }
 
 int main(int argc, char **argv)

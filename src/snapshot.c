@@ -55,6 +55,8 @@ __thread struct rwc_tcache rwc_tcache[RWC_TCACHE_N] __attribute__((tls_model("in
 __thread unsigned rwc_tcache_next __attribute__((tls_model("initial-exec")));
 
 static struct snap *snaps[2];
+static char *scan_buf; /* SCAN_BUF bytes after the snapshots, under the writer lock */
+#define SCAN_BUF 65536
 static int cur = -1;   /* published snapshot, -1 none */
 static int proc_warned;
 static uintptr_t hidden_lo, hidden_hi;
@@ -91,13 +93,14 @@ void rwc_tcache_fill(uint64_t gen, uintptr_t lo, uintptr_t hi, unsigned ok)
 
 size_t rwc_snap_mem_size(void)
 {
-	return 2 * sizeof(struct snap);
+	return 2 * sizeof(struct snap) + SCAN_BUF;
 }
 
 void rwc_snap_init(void *mem)
 {
 	snaps[0] = mem;
 	snaps[1] = (struct snap *)mem + 1;
+	scan_buf = (char *)(snaps[1] + 1);
 }
 
 static int lock(void)
@@ -188,7 +191,6 @@ static size_t find(const struct snap *s, size_t n, size_t ntop, uintptr_t lo)
  * could not (lock busy, no buffers, no /proc). */
 static int refresh(void)
 {
-	static char buf[65536]; /* guarded by the writer lock */
 	struct snap *s;
 	int fd, rc;
 
@@ -207,7 +209,7 @@ static int refresh(void)
 	s->n = 0;
 	s->novl = 0;
 	s->complete = 1;
-	rc = rwc_maps_scan(fd, real_read_fn, buf, sizeof buf, snap_add, s, NULL);
+	rc = rwc_maps_scan(fd, real_read_fn, scan_buf, SCAN_BUF, snap_add, s, NULL);
 	if (rc < 0)
 		s->complete = 0;
 	build_index(s);
