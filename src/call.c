@@ -17,6 +17,7 @@
 #include "log.h"
 #include "mapview.h"
 #include "real.h"
+#include "suppfile.h"
 
 __thread int rwc_depth __attribute__((tls_model("initial-exec")));
 
@@ -65,6 +66,8 @@ int rwc_init_once(void)
 	rwc_knobs_load(&rwc_knobs, getenv_fn, rwc_log_knob_warning);
 	if (!rwc_knobs.maps_query)
 		rwc_map_disable_procmap_query();
+	if (rwc_knobs.suppress[0])
+		rwc_suppfile_load(rwc_knobs.suppress);
 	rwc_depth--;
 	__atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
 	return 1;
@@ -192,8 +195,7 @@ int rwc_enter(struct rwc_call *c)
 	rwc_depth++;
 	saved = errno;
 	p = rwc_check_call(c, &f);
-	if (RWC_UNLIKELY(p != RWC_OK)) {
-		rwc_report(c, &f);
+	if (RWC_UNLIKELY(p != RWC_OK) && rwc_report(c, &f)) {
 		if (rwc_knobs.action == RWC_ACTION_ABORT)
 			abort();
 		if (rwc_knobs.action == RWC_ACTION_EFAULT)

@@ -1,7 +1,7 @@
 /* init.c: the library's constructor, kept to what must happen at start:
  * map the library's memory in one go (before the program can make holes
- * for it to land in), put the locks that a fork must not inherit held in
- * a wipe-on-fork page, and bind write() before any signal handler can call
+ * for it to land in), with the per-process state (perproc.h) in wipe-on-fork
+ * pages, and bind write() before any signal handler can call
  * it.  The knobs are read and the rest bound by the first checked call
  * (call.c), also for calls that arrive before this constructor.  Every
  * microsecond here is paid by every process started under rwcheck. */
@@ -11,23 +11,31 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "forklocks.h"
+#include "dedup.h"
+#include "perproc.h"
 #include "real.h"
 #include "report.h"
 #include "snapshot.h"
 
-static struct rwc_forklocks fallback;
-struct rwc_forklocks *rwc_forklocks = &fallback;
+static struct rwc_perproc fallback;
+struct rwc_perproc *rwc_perproc = &fallback;
 
 static void atfork_child(void)
 {
-	__builtin_memset(rwc_forklocks, 0, sizeof *rwc_forklocks);
+	__builtin_memset(rwc_perproc, 0, sizeof *rwc_perproc);
+}
+
+/* At exit: how often each reported call site repeated (dedup.c). */
+__attribute__((destructor)) static void rwc_fini(void)
+{
+	rwc_dedup_flush();
 }
 
 __attribute__((constructor)) static void rwc_init(void)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE), snap = rwc_snap_mem_size();
-	size_t total = pg + snap + rwc_report_mem_size();
+	size_t wipe = (sizeof(struct rwc_perproc) + pg - 1) & ~(pg - 1);
+	size_t total = wipe + snap + rwc_report_mem_size();
 	char *p = REAL(mmap)(NULL, total, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
@@ -36,10 +44,10 @@ __attribute__((constructor)) static void rwc_init(void)
 		pthread_atfork(NULL, NULL, atfork_child);
 		return; /* no cached view: every check asks the kernel */
 	}
-	if (madvise(p, pg, MADV_WIPEONFORK) == 0)
-		rwc_forklocks = (struct rwc_forklocks *)p;
+	if (madvise(p, wipe, MADV_WIPEONFORK) == 0)
+		rwc_perproc = (struct rwc_perproc *)p;
 	else
 		pthread_atfork(NULL, NULL, atfork_child); /* kernel before 4.14 */
-	rwc_snap_init(p + pg);
-	rwc_report_init(p + pg + snap);
+	rwc_snap_init(p + wipe);
+	rwc_report_init(p + wipe + snap);
 }

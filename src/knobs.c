@@ -74,6 +74,8 @@ void rwc_knobs_load(struct rwc_knobs *k, rwc_getenv_fn get, rwc_warn_fn warn)
 	k->action = RWC_ACTION_REPORT;
 	k->backtrace = RWC_BACKTRACE_DEFAULT;
 	k->maps_query = 1;
+	k->dedup = 1;
+	k->gen_suppressions = 0;
 	k->log[0] = '\0';
 	v = get("RWCHECK_LOG");
 	if (v && strcmp(v, "stderr") != 0) {
@@ -114,6 +116,22 @@ void rwc_knobs_load(struct rwc_knobs *k, rwc_getenv_fn get, rwc_warn_fn warn)
 			k->maps_query = e;
 		else
 			warn("RWCHECK_MAPS_QUERY", v, "auto or parse");
+	}
+
+	v = get("RWCHECK_DEDUP");
+	if (v) {
+		if (rwc_parse_uint(v, 1, &n) == 0)
+			k->dedup = (int)n;
+		else
+			warn("RWCHECK_DEDUP", v, "1 (report each call site once per process) or 0 (every call)");
+	}
+
+	v = get("RWCHECK_GEN_SUPPRESSIONS");
+	if (v) {
+		if (rwc_parse_uint(v, 1, &n) == 0)
+			k->gen_suppressions = (int)n;
+		else
+			warn("RWCHECK_GEN_SUPPRESSIONS", v, "0 or 1");
 	}
 
 	k->suppress[0] = '\0';

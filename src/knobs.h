@@ -17,6 +17,8 @@ struct rwc_knobs {
 	char log[4096];      /* "" means stderr; else a template with %p, %% */
 	char suppress[4096]; /* suppressions file, "" for none */
 	int maps_query;      /* 1: may use ioctl(PROCMAP_QUERY); 0: always parse */
+	int dedup;           /* 1: each call site once per process, counts at exit */
+	int gen_suppressions; /* 1: each report carries a suppression for it */
 };
 
 extern struct rwc_knobs rwc_knobs;

@@ -12,8 +12,11 @@
 #include "knobs.h"
 #include "log.h"
 #include "mapview.h"
-#include "forklocks.h"
+#include "perproc.h"
 #include "once.h"
+#include "dedup.h"
+#include "suppfile.h"
+#include "suppress.h"
 #include "real.h"
 #include "unwind.h"
 
@@ -299,7 +302,8 @@ static void json_frames(struct rwc_fmt *o, const struct rwc_frame *fr, int nfr)
 }
 
 void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
-		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr)
+		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr,
+		     const char *text, const char *supp)
 {
 	static const char *const actions[] = {"report", "efault", "abort"};
 	char msg[512];
@@ -338,8 +342,13 @@ void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		json_region(o, &f->v);
 	}
 	json_str(o, &first, "action", actions[rwc_knobs.action]);
+	json_hex(o, &first, "caller", (uintptr_t)c->caller);
 	rwc_fmt_json_key(o, &first, "frames");
 	json_frames(o, fr, nfr);
+	if (text)
+		json_str(o, &first, "text", text);
+	if (supp)
+		json_str(o, &first, "suppression", supp);
 	rwc_fmt_str(o, "}\n");
 }
 
@@ -348,7 +357,9 @@ void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 struct scratch {
 	uintptr_t pcs[RWC_BACKTRACE_MAX];
 	struct rwc_frame frames[RWC_BACKTRACE_MAX];
+	char supp[8192];
 	char text[TEXT_CAP];
+	char json[2 * TEXT_CAP + 16384];
 };
 
 static struct scratch *scratch; /* mapped at start; used under the report lock */
@@ -392,44 +403,74 @@ static size_t hold_gap(const struct rwc_finding *f, uintptr_t *at)
 	return hi - lo;
 }
 
-/* One report at a time.  A report made while this thread is already
- * reporting (from a signal handler) gets raw frames and no placeholder:
- * it must not wait for itself, load libraries or allocate. */
-void rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
+/* Unwinds, symbolizes, weighs the suppressions, formats, writes. */
+static int emit(struct scratch *s, const struct rwc_call *c, const struct rwc_finding *f,
+		int symbolize, struct rwc_site *site)
 {
-	struct scratch *s = NULL;
-	struct rwc_fmt o;
-	uintptr_t held_at = 0;
-	int locked = rwc_lock_take(&rwc_forklocks->report), n;
-	size_t held = locked ? hold_gap(f, &held_at) : 0;
+	const char *problem = rwc_problem_name(f->problem);
+	struct rwc_fmt o, j;
+	int n = rwc_backtrace(s->pcs, (int)rwc_knobs.backtrace, (uintptr_t)c->caller);
 
-	s = locked ? scratch : NULL;
-	if (!s) {
-		s = REAL(mmap)(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (s == MAP_FAILED) {
-			rwc_log_warning("no memory for a report of a bad call to", c->name);
-			s = NULL;
-			goto out;
-		}
-	}
-	n = rwc_backtrace(s->pcs, (int)rwc_knobs.backtrace, (uintptr_t)c->caller);
 	for (int i = 0; i < n; i++) {
 		s->frames[i].pc = s->pcs[i];
 		s->frames[i].module[0] = s->frames[i].function[0] = s->frames[i].file[0] = '\0';
 		s->frames[i].module_off = 0;
 		s->frames[i].line = 0;
 	}
-	if (locked)
+	if (symbolize)
 		rwc_symbolize(s->frames, n);
+	if (rwc_suppfile_match(problem, s->frames, n)) {
+		if (site)
+			__atomic_store_n(&site->suppressed, 1, __ATOMIC_RELEASE);
+		return 0;
+	}
+	if (rwc_knobs.gen_suppressions)
+		rwc_supp_generate(s->supp, sizeof s->supp, problem, s->frames, n);
 	rwc_fmt_init(&o, s->text, sizeof s->text);
-	if (rwc_knobs.format == RWC_FORMAT_JSON)
-		rwc_format_json(&o, getpid(), c, f, s->frames, n);
-	else
-		rwc_format_text(&o, getpid(), c, f, s->frames, n);
+	rwc_format_text(&o, getpid(), c, f, s->frames, n);
 	if (o.truncated)
 		s->text[o.len - 1] = '\n';
-	rwc_log_write(s->text, o.len);
-out:
+	if (rwc_knobs.format == RWC_FORMAT_JSON) {
+		rwc_fmt_init(&j, s->json, sizeof s->json);
+		rwc_format_json(&j, getpid(), c, f, s->frames, n, s->text,
+				rwc_knobs.gen_suppressions ? s->supp : NULL);
+		if (j.truncated)
+			s->json[j.len - 1] = '\n';
+		rwc_log_write(s->json, j.len);
+	} else {
+		if (rwc_knobs.gen_suppressions)
+			rwc_fmt_str(&o, s->supp);
+		rwc_log_write(s->text, o.len);
+	}
+	return 1;
+}
+
+/* One report at a time.  A report made while this thread is already
+ * reporting (from a signal handler) gets raw frames and no placeholder:
+ * it must not wait for itself, load libraries or allocate.  Returns 0 when
+ * a suppression matched the call (now or at its site's first report). */
+int rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
+{
+	struct scratch *s;
+	uintptr_t held_at = 0;
+	size_t held;
+	int first, locked, bad = 1;
+	struct rwc_site *site = rwc_dedup_hit((uintptr_t)c->caller, f->problem, c->name, &first);
+
+	if (!first)
+		return !__atomic_load_n(&site->suppressed, __ATOMIC_ACQUIRE);
+	locked = rwc_lock_take(&rwc_perproc->report);
+	held = locked ? hold_gap(f, &held_at) : 0;
+	s = locked ? scratch : NULL;
+	if (!s) {
+		s = REAL(mmap)(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (s == MAP_FAILED) {
+			rwc_log_warning("no memory for a report of a bad call to", c->name);
+			s = NULL;
+		}
+	}
+	if (s)
+		bad = emit(s, c, f, locked, site);
 	if (s && s != scratch)
 		REAL(munmap)(s, sizeof *s);
 	if (held) {
@@ -438,5 +479,6 @@ out:
 	}
 	rwc_map_changed();
 	if (locked)
-		rwc_lock_drop(&rwc_forklocks->report);
+		rwc_lock_drop(&rwc_perproc->report);
+	return bad;
 }

@@ -22,14 +22,19 @@ struct rwc_finding {
 
 void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr);
+/* TEXT (the text report, or NULL) and SUPP (a generated suppression, or
+ * NULL) are carried as the fields "text" and "suppression". */
 void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
-		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr);
+		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr,
+		     const char *text, const char *supp);
 
 /* The report's scratch memory, mapped at start by init.c. */
 size_t rwc_report_mem_size(void);
 void rwc_report_init(void *mem);
 
-/* Unwinds, symbolizes, formats and logs one report. */
-void rwc_report(const struct rwc_call *c, const struct rwc_finding *f);
+/* Reports a bad call once per call site (dedup.h): unwinds, symbolizes,
+ * applies the suppressions, formats and logs.  Returns 0 when a
+ * suppression matched (the call then counts as good), else 1. */
+int rwc_report(const struct rwc_call *c, const struct rwc_finding *f);
 
 #endif

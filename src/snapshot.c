@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "fastpath.h"
-#include "forklocks.h"
+#include "perproc.h"
 #include "log.h"
 #include "maps_parse.h"
 #include "mapview.h"
@@ -105,12 +105,12 @@ void rwc_snap_init(void *mem)
 
 static int lock(void)
 {
-	return !__atomic_exchange_n(&rwc_forklocks->snap_writer, 1, __ATOMIC_ACQUIRE);
+	return !__atomic_exchange_n(&rwc_perproc->snap_writer, 1, __ATOMIC_ACQUIRE);
 }
 
 static void unlock(void)
 {
-	__atomic_store_n(&rwc_forklocks->snap_writer, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&rwc_perproc->snap_writer, 0, __ATOMIC_RELEASE);
 }
 
 static void write_begin(struct snap *s)

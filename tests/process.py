@@ -10,13 +10,22 @@ for e in ["read_ebadf", "read_eisdir", "pread_espipe", "read_eagain"]:
 r = check_clean("write_errno_kept")
 ok("errno after good call 4321" in r.stdout, "a good call leaves errno as it was", r.describe())
 
-r = victim("threads", "bad")
+r = victim("threads", "bad", env={"RWCHECK_DEDUP": "0"})
 ok(len(r.reports) == 100 and not r.bad_json,
    "4 threads x 25 bad writes: 100 reports, every one a whole JSON line (%d, %d broken)"
    % (len(r.reports), len(r.bad_json)), r.describe()[:3000])
 odd = [x for x in r.reports if not (x["problem"] == "buf-unmapped" and x["frames"] and
                                    x["frames"][0].get("function") == "bad_writer")]
 ok(r.reports and not odd, "each names the thread's function", odd[:2])
+
+# dedup (the default): the site is reported once, its repeats counted at exit
+r = victim("threads", "bad")
+ok(len(r.reports) == 1 and len(r.repeats) == 1 and r.repeats[0]["repeat"] == 99 and
+   r.repeats[0]["caller"] == r.reports[0]["caller"] and r.repeats[0]["problem"] == "buf-unmapped",
+   "dedup: 100 bad calls from one site: one report, then '99 more' at exit", r.describe()[:3000])
+r = victim("threads", "bad", fmt="text")
+ok(r.log.count("[buf-unmapped]") == 1 and "99 more bad calls like the one reported above" in r.log,
+   "dedup in text: one report and a line with the count", r.log[-600:])
 
 r = victim("fork", "bad")
 pids = sorted(set(x["pid"] for x in r.reports))

@@ -63,15 +63,18 @@ class Run:
                 self.log += fh.read().decode("utf-8", "replace")
             os.unlink(os.path.join(self.logdir, f))
         os.rmdir(self.logdir)
-        self.reports = []
+        self.reports = []   # one per reported bad call
+        self.repeats = []   # dedup's "N more" records, written at exit
         self.bad_json = []
         if fmt == "json":
             for line in self.log.splitlines():
                 if line.startswith("{"):
                     try:
-                        self.reports.append(json.loads(line))
+                        rec = json.loads(line)
                     except ValueError as ex:
                         self.bad_json.append((line, ex))
+                        continue
+                    (self.repeats if "repeat" in rec else self.reports).append(rec)
         self.sites = [(m.group(1), int(m.group(2)))
                       for m in re.finditer(r"^site (\S+) (\d+)$", self.stdout, re.M)]
         self.results = re.findall(r"^result .*$", self.stdout, re.M)

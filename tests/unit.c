@@ -12,6 +12,7 @@
 #include "fmt.h"
 #include "knobs.h"
 #include "maps_parse.h"
+#include "suppress.h"
 #include "tap.h"
 
 static const struct rwc_region R[] = {
@@ -229,6 +230,62 @@ static void test_fmt(void)
 	ok(f.truncated && strcmp(s, "0123456") == 0, "bounded: truncates and says so");
 }
 
+static unsigned supp_errors, supp_err_line[8];
+
+static void supp_err(unsigned line, const char *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	if (supp_errors < 8)
+		supp_err_line[supp_errors] = line;
+	supp_errors++;
+}
+
+static void test_suppressions(void)
+{
+	static char text[] =
+		"# a comment\n"
+		"{\n   one\n   rwcheck:buf-unmapped\n   src:short-read.c:13\n   fun:help*\n}\n"
+		"{\n   two\n   rwcheck:*\n   ...\n   fun:main\n}\n"
+		"{\n   broken\n   memcheck:Addr4\n}\n"                 /* line 13 */
+		"{\n   three\n   rwcheck:offset-*\n   obj:*/libfoo.so\n}\n"
+		"stray\n"                                                /* line 21 */
+		"{\n   unterminated\n   rwcheck:*\n";                 /* runs to the end */
+	struct rwc_supp s[8];
+	struct rwc_frame fr[3];
+	char gen[512], gen_copy[512];
+	unsigned n;
+
+	memset(fr, 0, sizeof fr);
+	strcpy(fr[0].function, "load_header");
+	strcpy(fr[0].file, "/src/examples/short-read.c");
+	fr[0].line = 13;
+	strcpy(fr[0].module, "/usr/bin/short-read");
+	strcpy(fr[1].function, "helper");
+	strcpy(fr[2].function, "main");
+	n = rwc_supp_parse(text, strlen(text), s, 8, supp_err, NULL);
+	ok(n == 3, "three good suppressions parsed (got %u)", n);
+	ok(supp_errors == 3 && supp_err_line[0] == 16 && supp_err_line[1] == 23 && supp_err_line[2] == 26,
+	   "errors name their lines (%u errors: %u, %u, %u)", supp_errors, supp_err_line[0],
+	   supp_err_line[1], supp_err_line[2]);
+	ok(n == 3 && strcmp(s[0].name, "one") == 0 && s[0].line == 2 && s[0].nframes == 2, "fields of the first");
+	ok(n == 3 && rwc_supp_match(&s[0], "buf-unmapped", fr, 3), "src basename:line, then a fun glob on the next frame");
+	ok(n == 3 && !rwc_supp_match(&s[0], "buf-not-readable", fr, 3), "another problem does not match");
+	fr[0].line = 14;
+	ok(n == 3 && !rwc_supp_match(&s[0], "buf-unmapped", fr, 3), "another line does not match");
+	ok(n == 3 && rwc_supp_match(&s[1], "iovcnt-invalid", fr, 3), "'...' skips frames up to fun:main");
+	ok(n == 3 && !rwc_supp_match(&s[1], "iovcnt-invalid", fr, 2), "'...' needs main further up");
+	ok(n == 3 && !rwc_supp_match(&s[2], "offset-negative", fr, 3), "obj glob does not match another module");
+	rwc_supp_generate(gen, sizeof gen, "buf-unmapped", fr, 3);
+	ok(strstr(gen, "rwcheck:buf-unmapped\n   fun:load_header\n   fun:helper\n   fun:main\n}") != NULL,
+	   "generated suppression: %s", gen);
+	strcpy(gen_copy, gen);
+	supp_errors = 0;
+	n = rwc_supp_parse(gen_copy, strlen(gen_copy), s, 8, supp_err, NULL);
+	ok(n == 1 && supp_errors == 0 && rwc_supp_match(&s[0], "buf-unmapped", fr, 3),
+	   "a generated suppression parses and matches its report");
+}
+
 int main(void)
 {
 	test_verdicts();
@@ -237,5 +294,6 @@ int main(void)
 	test_scan();
 	test_knobs();
 	test_fmt();
+	test_suppressions();
 	return done_testing();
 }

@@ -1,0 +1,93 @@
+/* dedup.c: reporting each call site once (see dedup.h).  Lock-free (one
+ * compare-and-swap claims a slot); no allocation; signal-safe. */
+#include "config.h"
+
+#include "dedup.h"
+
+#include <unistd.h>
+
+#include "checks.h"
+#include "fmt.h"
+#include "knobs.h"
+#include "log.h"
+
+struct rwc_site *rwc_dedup_hit(uintptr_t pc, unsigned problem, const char *call, int *first)
+{
+	uintptr_t h = (pc ^ (pc >> 17) ^ problem * 0x9e3779b9u) & (RWC_SITES - 1);
+
+	*first = 1;
+	if (!rwc_knobs.dedup || pc == 0)
+		return NULL;
+	for (unsigned i = 0; i < RWC_SITES; i++) {
+		struct rwc_site *s = &rwc_perproc->sites[(h + i) & (RWC_SITES - 1)];
+		uintptr_t cur = __atomic_load_n(&s->pc, __ATOMIC_ACQUIRE), zero = 0;
+
+		if (cur == 0) {
+			if (!__atomic_compare_exchange_n(&s->pc, &zero, pc, 0, __ATOMIC_ACQ_REL,
+							 __ATOMIC_ACQUIRE)) {
+				cur = zero; /* someone else claimed it: look again */
+			} else {
+				s->problem = problem;
+				s->call = call;
+				__atomic_store_n(&s->count, 1, __ATOMIC_RELEASE);
+				return s;
+			}
+		}
+		if (cur == pc && __atomic_load_n(&s->problem, __ATOMIC_ACQUIRE) == problem) {
+			__atomic_add_fetch(&s->count, 1, __ATOMIC_ACQ_REL);
+			*first = 0;
+			return s;
+		}
+	}
+	return NULL; /* full: report every call */
+}
+
+static void flush_one(const struct rwc_site *s, unsigned more)
+{
+	char buf[512];
+	struct rwc_fmt o;
+
+	rwc_fmt_init(&o, buf, sizeof buf);
+	if (rwc_knobs.format == RWC_FORMAT_JSON) {
+		rwc_fmt_str(&o, "{\"repeat\":");
+		rwc_fmt_u64(&o, more);
+		rwc_fmt_str(&o, ",\"call\":");
+		rwc_fmt_json_str(&o, s->call ? s->call : "?");
+		rwc_fmt_str(&o, ",\"problem\":");
+		rwc_fmt_json_str(&o, rwc_problem_name((enum rwc_problem)s->problem));
+		rwc_fmt_str(&o, ",\"pid\":");
+		rwc_fmt_i64(&o, getpid());
+		rwc_fmt_str(&o, ",\"caller\":\"");
+		rwc_fmt_hex(&o, s->pc);
+		rwc_fmt_str(&o, "\",\"suppressed\":");
+		rwc_fmt_str(&o, s->suppressed ? "true" : "false");
+		rwc_fmt_str(&o, "}\n");
+	} else {
+		rwc_fmt_str(&o, "rwcheck[");
+		rwc_fmt_i64(&o, getpid());
+		rwc_fmt_str(&o, "]: ");
+		rwc_fmt_u64(&o, more);
+		rwc_fmt_str(&o, more == 1 ? " more bad call " : " more bad calls ");
+		rwc_fmt_str(&o, "like the one reported above from ");
+		rwc_fmt_hex(&o, s->pc);
+		rwc_fmt_str(&o, " (");
+		rwc_fmt_str(&o, s->call ? s->call : "?");
+		rwc_fmt_str(&o, ", ");
+		rwc_fmt_str(&o, rwc_problem_name((enum rwc_problem)s->problem));
+		rwc_fmt_str(&o, ")\n");
+	}
+	rwc_log_write(buf, o.len);
+}
+
+void rwc_dedup_flush(void)
+{
+	for (unsigned i = 0; i < RWC_SITES; i++) {
+		struct rwc_site *s = &rwc_perproc->sites[i];
+		unsigned n = __atomic_load_n(&s->count, __ATOMIC_ACQUIRE);
+
+		if (s->pc && n > 1 && !s->suppressed) {
+			flush_one(s, n - 1);
+			__atomic_store_n(&s->count, 1, __ATOMIC_RELEASE);
+		}
+	}
+}

@@ -1,0 +1,35 @@
+/* perproc.h: state that belongs to one process and that a forked child
+ * must start afresh: the library's locks (a child must find them free
+ * whatever another thread held) and the table of reported call sites
+ * (each process reports a site once).  It lives in memory mapped with
+ * MADV_WIPEONFORK (init.c), so fork() hands the child zeroes; where the
+ * kernel lacks that, a pthread_atfork child handler clears it.  vfork()
+ * children share the parent's memory and state, as they must. */
+#ifndef RWC_PERPROC_H
+#define RWC_PERPROC_H
+
+#include <stdint.h>
+
+#include "once.h"
+
+#define RWC_SITES 1024 /* power of two */
+
+/* One call site that made a bad call: the caller's return address and
+ * the problem; reported once, then counted. */
+struct rwc_site {
+	uintptr_t pc;         /* 0: free slot */
+	unsigned problem;
+	unsigned count;       /* bad calls seen, the reported one included */
+	int suppressed;       /* a suppression matched its report */
+	const char *call;     /* the entry point's name */
+};
+
+struct rwc_perproc {
+	int snap_writer;      /* snapshot.c's writer try-lock */
+	struct rwc_lock report; /* report.c: one report at a time */
+	struct rwc_site sites[RWC_SITES];
+};
+
+extern struct rwc_perproc *rwc_perproc;
+
+#endif
