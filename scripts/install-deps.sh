@@ -1,6 +1,6 @@
 #!/bin/sh
-# Install everything rwcheck needs to build and test on Debian 12 (run as root).
-# Idempotent: safe to run again.
+# Install everything rwcheck needs to build and test on Debian 12 (run as
+# root, or with sudo available).  Idempotent: safe to run again.
 set -eu
 export DEBIAN_FRONTEND=noninteractive
 SUDO=
@@ -8,7 +8,20 @@ SUDO=
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
     build-essential autoconf automake libtool pkgconf make gcc \
-    libunwind-dev libdw-dev libelf-dev \
-    python3 git perl coreutils gzip tar ca-certificates \
+    libunwind-dev libdw-dev libelf-dev libjansson-dev \
+    python3 git perl coreutils gzip tar groff-base man-db ca-certificates \
     >/dev/null
+
+# The SARIF validator for the tests (Microsoft's SARIF multitool, from the
+# npm registry; self-contained, runs offline).
+TOOLS=${RWC_TOOLS:-/opt/rwcheck-tools}
+if [ ! -x "$TOOLS/node_modules/.bin/sarif-multitool" ]; then
+	if ! command -v npm >/dev/null 2>&1; then
+		$SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+	fi
+	$SUDO mkdir -p "$TOOLS"
+	$SUDO npm install --silent --no-audit --no-fund --prefix "$TOOLS" @microsoft/sarif-multitool@5.7.0 >/dev/null
+	# its postinstall (chmod) is not run by default
+	$SUDO chmod u+x "$TOOLS"/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool 2>/dev/null || true
+fi
 echo "install-deps: done"

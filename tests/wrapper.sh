@@ -32,6 +32,55 @@ grep -q "librwcheck.so:/nonexistent-other.so" "$out"; t $? "prepends to an exist
 t "$([ $st = 0 ] && [ -r "$(cat "$out")" ]; echo $?)" "--print-library prints a readable path"
 "$W" --bogus true >/dev/null 2>"$err"; st=$?
 t "$([ $st != 0 ] && grep -q 'unknown option' "$err"; echo $?)" "an unknown option is an error"
+# The scenario of issue 3: two processes, one call site.
+B="$RWC_BUILDDIR/tests/bad-child"
+"$W" --error-exitcode=7 -- sh -c "'$B' & '$B'; wait" >"$out" 2>"$err"; st=$?
+t "$([ $st = 7 ]; echo $?)" "two bad children: exit 7 (got $st)"
+grep -q '^rwcheck:   2 x buf-unmapped in pread() at main (.*bad-child.c:[0-9]*), from 2 processes' "$err"
+t $? "the summary shows one call site, 2 calls, 2 processes"
+tail -n 1 "$err" | grep -qx 'rwcheck: 2 bad calls from 1 call site in 2 processes'
+t $? "the last line is the greppable total"
+c=$(grep -c 'of buf are not mapped \[buf-unmapped\]' "$err")
+t "$([ "$c" = 1 ]; echo $?)" "the report is printed once for its call site (got $c)"
+
+supp=$(mktemp)
+printf '{\n  bad child\n  rwcheck:buf-unmapped\n  fun:main\n  obj:*/bad-child\n}\n' >"$supp"
+"$W" --error-exitcode=7 --suppressions="$supp" -- sh -c "'$B' & '$B'; wait" >"$out" 2>"$err"; st=$?
+t "$([ $st = 0 ] && [ ! -s "$err" ]; echo $?)" "the same run with a suppression: exit 0, silent (got $st)"
+
+"$W" -- "$B" 50 >/dev/null 2>"$err"; st=$?
+grep -q '^rwcheck:   50 x buf-unmapped' "$err" && tail -n 1 "$err" | grep -qx 'rwcheck: 50 bad calls from 1 call site in 1 process'
+t $? "a bad call in a loop: reported once, counted 50 times"
+
+"$W" --quiet -- "$B" >/dev/null 2>"$err"; st=$?
+t "$([ $st = 1 ] && [ "$(wc -l <"$err")" = 1 ] && grep -q '^rwcheck: 1 bad call from 1 call site in 1 process$' "$err"; echo $?)" "--quiet: only the summary line"
+
+logf=$(mktemp); rm -f "$logf"
+"$W" --log="$logf" -- "$B" >/dev/null 2>"$err"; st=$?
+t "$([ $st = 1 ] && [ ! -s "$err" ] && grep -q 'buf-unmapped' "$logf" && grep -q '^rwcheck: 1 bad call' "$logf"; echo $?)" "--log=FILE: reports and summary go to FILE, nothing to stderr"
+
+ld=$(mktemp -d)
+"$W" --log-dir="$ld" -- sh -c "'$B'; '$B'" >/dev/null 2>&1
+c=$(ls "$ld" | grep -c '^rwcheck\.[0-9]*\.json$')
+t "$([ "$c" = 2 ]; echo $?)" "--log-dir keeps one JSON log per reporting process (got $c)"
+
+"$W" --format=json -- "$B" >/dev/null 2>"$err"
+python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]; sys.exit(0 if len(r)==1 and r[0]["problem"]=="buf-unmapped" else 1)' "$err"
+t $? "--format=json: the report as one JSON line"
+
+"$W" --gen-suppressions -- "$B" >/dev/null 2>"$err"
+sed -n '/^{$/,/^}$/p' "$err" >"$supp"
+"$W" --suppressions="$supp" -- "$B" >/dev/null 2>&1; st=$?
+t "$([ -s "$supp" ] && [ $st = 0 ]; echo $?)" "--gen-suppressions prints a suppression that silences the call"
+
+(cd / && "$W" -- "$B" >/dev/null 2>&1); st=$?
+t "$([ $st = 1 ]; echo $?)" "works from any current directory (got $st)"
+
+broken=$(mktemp)
+sed "s|^lib=.*|lib='/etc/hostname'|" "$W" >"$broken"
+sh "$broken" -- true >/dev/null 2>"$err"; st=$?
+t "$([ $st = 125 ] && grep -q 'does not load\|not found' "$err"; echo $?)" "an unloadable library is an error, not a silent unchecked run (got $st)"
+rm -rf "$ld" "$logf" "$supp" "$broken"
 rm -f "$out" "$err"
 echo "1..$n"
 exit $failed
