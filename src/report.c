@@ -6,6 +6,7 @@
 #include "report.h"
 
 #include <limits.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -411,14 +412,14 @@ static int emit(struct scratch *s, const struct rwc_call *c, const struct rwc_fi
 	struct rwc_fmt o, j;
 	int n = rwc_backtrace(s->pcs, (int)rwc_knobs.backtrace, (uintptr_t)c->caller);
 
-	for (int i = 0; i < n; i++) {
-		s->frames[i].pc = s->pcs[i];
-		s->frames[i].module[0] = s->frames[i].function[0] = s->frames[i].file[0] = '\0';
-		s->frames[i].module_off = 0;
-		s->frames[i].line = 0;
+	if (symbolize) {
+		n = rwc_symbolize(s->pcs, n, s->frames, (int)rwc_knobs.backtrace);
+	} else {
+		for (int i = 0; i < n; i++) {
+			memset(&s->frames[i], 0, sizeof s->frames[i]);
+			s->frames[i].pc = s->pcs[i];
+		}
 	}
-	if (symbolize)
-		rwc_symbolize(s->frames, n);
 	if (rwc_suppfile_match(problem, s->frames, n)) {
 		if (site)
 			__atomic_store_n(&site->suppressed, 1, __ATOMIC_RELEASE);

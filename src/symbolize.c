@@ -22,7 +22,7 @@
 	X(dwfl_build_id_find_debuginfo) X(dwfl_addrmodule) X(dwfl_module_info) \
 	X(dwfl_module_addrinfo) X(dwfl_module_getsrc) X(dwfl_lineinfo)       \
 	X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_tag) X(dwarf_attr) \
-	X(dwarf_formudata) X(dwarf_getsrcfiles) X(dwarf_filesrc)
+	X(dwarf_formudata) X(dwarf_getsrcfiles) X(dwarf_filesrc) X(dwarf_diename)
 
 static struct {
 #define X(f) __typeof__(&f) f;
@@ -64,28 +64,30 @@ static void copy(char *dst, size_t cap, const char *src)
 	dst[n] = '\0';
 }
 
-/* Where PC's source location is inside a function inlined from a system
- * header, move it out to the call site, repeatedly. */
-static void leave_system_inlines(Dwfl_Module *mod, Dwarf_Addr pc, struct rwc_frame *fr)
+/* The frames of one return address PC: one per function inlined there
+ * (innermost first), then the function the symbol table names.  Inlined
+ * functions from system headers (glibc's fortified read(), say) give no
+ * frame: their location moves out to the call site.  BASE holds the
+ * module, the symbol and the line table's location.  Returns how many of
+ * OUT[0..cap) it filled (at least 1). */
+static int expand_inlines(Dwfl_Module *mod, Dwarf_Addr pc, const struct rwc_frame *base,
+			  struct rwc_frame *out, int cap)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cu = D.dwfl_module_addrdie(mod, pc, &bias);
+	Dwarf_Die *cu = base->file[0] ? D.dwfl_module_addrdie(mod, pc, &bias) : NULL;
 	Dwarf_Die *scopes = NULL;
-	Dwarf_Files *files;
-	size_t nfiles;
-	int ns;
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+	int ns = 0, k = 0;
 
-	if (!cu || !rwc_is_system_header(fr->file))
-		return;
-	ns = D.dwarf_getscopes(cu, pc - bias, &scopes);
-	if (ns <= 0 || D.dwarf_getsrcfiles(cu, &files, &nfiles) != 0) {
-		free(scopes);
-		return;
-	}
-	for (int i = 0; i < ns && rwc_is_system_header(fr->file); i++) {
+	out[0] = *base;
+	if (cu && (ns = D.dwarf_getscopes(cu, pc - bias, &scopes)) > 0 &&
+	    D.dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
+		ns = 0;
+	for (int i = 0; i < ns && k < cap - 1; i++) {
 		Dwarf_Attribute a;
 		Dwarf_Word cf, cl;
-		const char *f;
+		const char *f, *name;
 
 		if (D.dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
 			continue;
@@ -93,10 +95,18 @@ static void leave_system_inlines(Dwfl_Module *mod, Dwarf_Addr pc, struct rwc_fra
 		    D.dwarf_formudata(D.dwarf_attr(&scopes[i], DW_AT_call_line, &a), &cl) != 0 ||
 		    cf >= nfiles || !(f = D.dwarf_filesrc(files, cf, NULL, NULL)))
 			break;
-		copy(fr->file, sizeof fr->file, f);
-		fr->line = (int)cl;
+		if (!rwc_is_system_header(out[k].file)) {
+			/* out[k] is this inlined function, at the current line */
+			name = D.dwarf_diename(&scopes[i]);
+			copy(out[k].function, sizeof out[k].function, name ? name : "??");
+			out[k + 1] = *base;
+			k++;
+		}
+		copy(out[k].file, sizeof out[k].file, f);
+		out[k].line = (int)cl;
 	}
 	free(scopes);
+	return k + 1;
 }
 
 static void by_dladdr(struct rwc_frame *fr)
@@ -110,11 +120,12 @@ static void by_dladdr(struct rwc_frame *fr)
 	}
 }
 
-void rwc_symbolize(struct rwc_frame *frames, int n)
+int rwc_symbolize(const uintptr_t *pcs, int n, struct rwc_frame *frames, int cap)
 {
 	static char *debuginfo_path;
 	Dwfl_Callbacks cb;
 	Dwfl *dwfl = NULL;
+	int k = 0;
 
 	if (rwc_once(&once, load_dw)) {
 		memset(&cb, 0, sizeof cb);
@@ -132,9 +143,9 @@ void rwc_symbolize(struct rwc_frame *frames, int n)
 			dwfl = NULL;
 		}
 	}
-	for (int i = 0; i < n; i++) {
-		struct rwc_frame *fr = &frames[i];
-		Dwarf_Addr pc = fr->pc - 1; /* inside the call instruction */
+	for (int i = 0; i < n && k < cap; i++) {
+		struct rwc_frame fr;
+		Dwarf_Addr pc = pcs[i] - 1; /* inside the call instruction */
 		Dwfl_Module *mod = dwfl ? D.dwfl_addrmodule(dwfl, pc) : NULL;
 		Dwarf_Addr start = 0;
 		const char *name, *sym, *file;
@@ -143,22 +154,26 @@ void rwc_symbolize(struct rwc_frame *frames, int n)
 		Dwfl_Line *line;
 		int lineno = 0;
 
+		memset(&fr, 0, sizeof fr);
+		fr.pc = pcs[i];
 		if (!mod) {
-			by_dladdr(fr);
+			by_dladdr(&fr);
+			frames[k++] = fr;
 			continue;
 		}
 		name = D.dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
-		copy(fr->module, sizeof fr->module, name);
-		fr->module_off = fr->pc - (uintptr_t)start;
+		copy(fr.module, sizeof fr.module, name);
+		fr.module_off = fr.pc - (uintptr_t)start;
 		sym = D.dwfl_module_addrinfo(mod, pc, &off, &s, NULL, NULL, NULL);
-		copy(fr->function, sizeof fr->function, sym);
+		copy(fr.function, sizeof fr.function, sym);
 		line = D.dwfl_module_getsrc(mod, pc);
 		if (line && (file = D.dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL))) {
-			copy(fr->file, sizeof fr->file, file);
-			fr->line = lineno;
-			leave_system_inlines(mod, pc, fr);
+			copy(fr.file, sizeof fr.file, file);
+			fr.line = lineno;
 		}
+		k += expand_inlines(mod, pc, &fr, frames + k, cap - k);
 	}
 	if (dwfl)
 		D.dwfl_end(dwfl);
+	return k;
 }

@@ -16,10 +16,12 @@ struct rwc_frame {
 	int line;
 };
 
-/* Fills the names of FRAMES[0..n) (pc set, the strings empty, line 0).  Where a call was inlined from
- * a system header (glibc's fortified read(), say), file:line is the call
- * site in the program's own source. */
-void rwc_symbolize(struct rwc_frame *frames, int n);
+/* Symbolizes the return addresses PCS[0..n) into FRAMES[0..cap): a
+ * function inlined at an address gets a frame of its own (innermost
+ * first), as in valgrind's and ASan's reports; functions inlined from
+ * system headers (glibc's fortified read(), say) do not, so that file:line
+ * is the call site in the program's own source.  Returns the count. */
+int rwc_symbolize(const uintptr_t *pcs, int n, struct rwc_frame *frames, int cap);
 
 /* True for the paths of system headers (/usr/include/...). */
 int rwc_is_system_header(const char *path);

@@ -1,0 +1,34 @@
+#!/bin/sh
+# tests/integration/: an automake project whose make check runs every test
+# through rwcheck (LOG_COMPILER).  Its suite passes without rwcheck, fails
+# because of rwcheck, and passes again once the bad call is suppressed.
+n=0; failed=0
+t() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi; }
+W="$RWC_BUILDDIR/rwcheck"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+unset MAKEFLAGS MFLAGS MAKELEVEL
+cp -R "$RWC_SRCDIR/tests/integration/." "$work/"
+chmod -R u+w "$work"
+cd "$work" || exit 1
+if ! { autoreconf -fi && ./configure; } >setup.log 2>&1; then
+	t 1 "the example project configures"; sed 's/^/# /' setup.log | tail -20
+	echo "1..$n"; exit 1
+fi
+t 0 "the example project configures"
+
+make check RWCHECK= >plain.log 2>&1; st=$?
+t "$([ $st = 0 ]; echo $?)" "without rwcheck the suite passes (the bug hides)"
+
+make check RWCHECK="$W" >rw.log 2>&1; st=$?
+t "$([ $st != 0 ]; echo $?)" "through rwcheck the suite fails"
+grep -q '^FAIL: parse-header' rw.log && grep -q '^PASS: parse-ok' rw.log
+t $? "... because of parse-header alone"
+grep -q 'bytes 64..4095 of buf are not mapped \[buf-unmapped\]' parse-header.log &&
+	grep -q 'in read_header .*parse-header.c:[0-9]' parse-header.log
+t $? "... whose log has the report, at read_header's line"
+
+make check RWCHECK="$W" RWCHECK_FLAGS="--suppressions=$work/known-bugs.supp" >supp.log 2>&1; st=$?
+t "$([ $st = 0 ]; echo $?)" "with the bad call suppressed the suite passes"
+echo "1..$n"
+exit $failed
