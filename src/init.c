@@ -20,6 +20,16 @@
 static struct rwc_perproc fallback;
 struct rwc_perproc *rwc_perproc = &fallback;
 
+int rwc_in_vfork_child(void)
+{
+	pid_t me = getpid(), o = __atomic_load_n(&rwc_perproc->owner, __ATOMIC_ACQUIRE);
+
+	if (o == 0 && __atomic_compare_exchange_n(&rwc_perproc->owner, &o, me, 0, __ATOMIC_ACQ_REL,
+						  __ATOMIC_ACQUIRE))
+		return 0;
+	return o != me;
+}
+
 static void atfork_child(void)
 {
 	__builtin_memset(rwc_perproc, 0, sizeof *rwc_perproc);
@@ -41,6 +51,7 @@ __attribute__((constructor)) static void rwc_init(void)
 
 	rwc_real_bind_early();
 	if (p == MAP_FAILED) {
+		fallback.owner = getpid();
 		pthread_atfork(NULL, NULL, atfork_child);
 		return; /* no cached view: every check asks the kernel */
 	}
@@ -48,6 +59,7 @@ __attribute__((constructor)) static void rwc_init(void)
 		rwc_perproc = (struct rwc_perproc *)p;
 	else
 		pthread_atfork(NULL, NULL, atfork_child); /* kernel before 4.14 */
+	rwc_perproc->owner = getpid();
 	rwc_snap_init(p + wipe);
 	rwc_report_init(p + wipe + snap);
 }

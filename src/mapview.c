@@ -104,7 +104,7 @@ static int query_verdict(int fd, struct rwc_verdict *v)
 			 ((q.vma_flags & PROCMAP_QUERY_VMA_SHARED) ? RWC_PROT_SHARED : 0);
 		if (r.end <= addr)
 			return -1;
-		if (!rwc_snap_hidden(r.start, r.end))
+		if (!rwc_snap_hidden(r.start, r.end, r.prot))
 			rwc_verdict_feed(v, &r, NULL);
 		addr = r.end;
 	}
@@ -118,7 +118,7 @@ static int feed_entry(const struct rwc_map_entry *e, void *arg)
 	struct rwc_region r = {e->start, e->end, e->prot};
 	struct rwc_region_info info = {e->offset, e->path, e->path_len};
 
-	if (rwc_snap_hidden(e->start, e->end))
+	if (rwc_snap_hidden(e->start, e->end, e->prot))
 		return 0;
 	return rwc_verdict_feed(v, &r, &info);
 }

@@ -16,8 +16,8 @@ enum rwc_problem rwc_map_verdict(uintptr_t lo, size_t len, unsigned need, struct
  * signal-safe, leaves errno alone. */
 void rwc_map_changed(void);
 
-/* While a report holds a gap with a placeholder mapping [lo, hi), verdicts
- * treat it as the gap it stands for; rwc_map_hide(0, 0) ends that. */
+/* A report holds a gap with a placeholder mapping [lo, hi) (shared,
+ * PROT_NONE): verdicts treat it as the gap it stands for. */
 void rwc_map_hide(uintptr_t lo, uintptr_t hi);
 
 /* Test hooks (used by unit tests and by RWCHECK_MAPS_QUERY): force the

@@ -9,6 +9,7 @@
 #define RWC_PERPROC_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "once.h"
 
@@ -25,11 +26,17 @@ struct rwc_site {
 };
 
 struct rwc_perproc {
+	pid_t owner;          /* the process this memory is the state of */
 	int snap_writer;      /* snapshot.c's writer try-lock */
 	struct rwc_lock report; /* report.c: one report at a time */
 	struct rwc_site sites[RWC_SITES];
 };
 
 extern struct rwc_perproc *rwc_perproc;
+
+/* 1 in a vfork() child, which runs in its parent's memory until it execs
+ * or exits: it must not take the parent's locks, load libraries or
+ * allocate.  A fork() child finds owner 0 (wiped) and claims the state. */
+int rwc_in_vfork_child(void);
 
 #endif

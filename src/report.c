@@ -15,6 +15,7 @@
 #include "mapview.h"
 #include "perproc.h"
 #include "once.h"
+#include "rawframes.h"
 #include "dedup.h"
 #include "suppfile.h"
 #include "suppress.h"
@@ -397,20 +398,22 @@ static size_t hold_gap(const struct rwc_finding *f, uintptr_t *at)
 	if (p == MAP_FAILED || (uintptr_t)p != lo) { /* taken, or no MAP_FIXED_NOREPLACE */
 		if (p != MAP_FAILED)
 			REAL(munmap)(p, hi - lo);
-		rwc_map_hide(0, 0);
 		return 0;
 	}
 	*at = lo;
 	return hi - lo;
 }
 
-/* Unwinds, symbolizes, weighs the suppressions, formats, writes. */
+/* Unwinds, symbolizes, weighs the suppressions, formats, writes.  In
+ * safe mode (SYMBOLIZE 0: a signal handler, a vfork child, a nested
+ * report) it loads nothing and allocates nothing: raw frames with their
+ * modules, and no suppressions (fnmatch may allocate). */
 static int emit(struct scratch *s, const struct rwc_call *c, const struct rwc_finding *f,
 		int symbolize, struct rwc_site *site)
 {
 	const char *problem = rwc_problem_name(f->problem);
 	struct rwc_fmt o, j;
-	int n = rwc_backtrace(s->pcs, (int)rwc_knobs.backtrace, (uintptr_t)c->caller);
+	int n = rwc_backtrace(s->pcs, (int)rwc_knobs.backtrace, (uintptr_t)c->caller, symbolize);
 
 	if (symbolize) {
 		n = rwc_symbolize(s->pcs, n, s->frames, (int)rwc_knobs.backtrace);
@@ -419,8 +422,9 @@ static int emit(struct scratch *s, const struct rwc_call *c, const struct rwc_fi
 			memset(&s->frames[i], 0, sizeof s->frames[i]);
 			s->frames[i].pc = s->pcs[i];
 		}
+		rwc_raw_modules(s->frames, n);
 	}
-	if (rwc_suppfile_match(problem, s->frames, n)) {
+	if (symbolize && rwc_suppfile_match(problem, s->frames, n)) {
 		if (site)
 			__atomic_store_n(&site->suppressed, 1, __ATOMIC_RELEASE);
 		return 0;
@@ -447,20 +451,25 @@ static int emit(struct scratch *s, const struct rwc_call *c, const struct rwc_fi
 }
 
 /* One report at a time.  A report made while this thread is already
- * reporting (from a signal handler) gets raw frames and no placeholder:
- * it must not wait for itself, load libraries or allocate.  Returns 0 when
+ * reporting (from a signal handler), or in a vfork child, gets raw frames
+ * and no placeholder: it must not wait, load libraries or allocate.  Returns 0 when
  * a suppression matched the call (now or at its site's first report). */
 int rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 {
 	struct scratch *s;
 	uintptr_t held_at = 0;
 	size_t held;
-	int first, locked, bad = 1;
-	struct rwc_site *site = rwc_dedup_hit((uintptr_t)c->caller, f->problem, c->name, &first);
+	int first = 1, locked = 0, bad = 1, vforked = rwc_in_vfork_child();
+	struct rwc_site *site = NULL;
 
-	if (!first)
-		return !__atomic_load_n(&site->suppressed, __ATOMIC_ACQUIRE);
-	locked = rwc_lock_take(&rwc_perproc->report);
+	/* A vfork child shares its parent's state: it reports every call with
+	 * raw frames, touching no lock, table or library of the parent. */
+	if (!vforked) {
+		site = rwc_dedup_hit((uintptr_t)c->caller, f->problem, c->name, &first);
+		if (!first)
+			return !__atomic_load_n(&site->suppressed, __ATOMIC_ACQUIRE);
+		locked = rwc_lock_take(&rwc_perproc->report);
+	}
 	held = locked ? hold_gap(f, &held_at) : 0;
 	s = locked ? scratch : NULL;
 	if (!s) {
@@ -471,13 +480,11 @@ int rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 		}
 	}
 	if (s)
-		bad = emit(s, c, f, locked, site);
+		bad = emit(s, c, f, locked && !rwc_maybe_in_handler(), site);
 	if (s && s != scratch)
 		REAL(munmap)(s, sizeof *s);
-	if (held) {
+	if (held)
 		REAL(munmap)((void *)held_at, held);
-		rwc_map_hide(0, 0);
-	}
 	rwc_map_changed();
 	if (locked)
 		rwc_lock_drop(&rwc_perproc->report);

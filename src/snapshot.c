@@ -72,9 +72,10 @@ void rwc_map_hide(uintptr_t lo, uintptr_t hi)
 	__atomic_store_n(&hidden_hi, hi, __ATOMIC_RELEASE);
 }
 
-int rwc_snap_hidden(uintptr_t start, uintptr_t end)
+int rwc_snap_hidden(uintptr_t start, uintptr_t end, unsigned prot)
 {
-	return start == __atomic_load_n(&hidden_lo, __ATOMIC_ACQUIRE) &&
+	return (prot & (RWC_PROT_R | RWC_PROT_W | RWC_PROT_X | RWC_PROT_SHARED)) == RWC_PROT_SHARED &&
+	       start == __atomic_load_n(&hidden_lo, __ATOMIC_ACQUIRE) &&
 	       end == __atomic_load_n(&hidden_hi, __ATOMIC_ACQUIRE) && start != end;
 }
 
@@ -134,7 +135,7 @@ static int snap_add(const struct rwc_map_entry *e, void *arg)
 {
 	struct snap *s = arg;
 
-	if (rwc_snap_hidden(e->start, e->end))
+	if (rwc_snap_hidden(e->start, e->end, e->prot))
 		return 0;
 	if (s->n >= SNAP_CAP) {
 		s->complete = 0;

@@ -24,7 +24,10 @@ int rwc_snap_verdict(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned n
  * rwc_map_changed() when it cannot record it. */
 void rwc_snap_set(uintptr_t lo, uintptr_t hi, int prot);
 
-/* Is [start, end) the placeholder a report holds (see rwc_map_hide)? */
-int rwc_snap_hidden(uintptr_t start, uintptr_t end);
+/* Is this mapping the placeholder of a report (see rwc_map_hide): the
+ * last placeholder's range, ---s?  The range stays remembered after the
+ * placeholder is gone, because a map read that began while it existed may
+ * still be parsed afterwards. */
+int rwc_snap_hidden(uintptr_t start, uintptr_t end, unsigned prot);
 
 #endif

@@ -9,7 +9,9 @@
 /* Fills PCS with up to MAX return addresses, the first being CALLER (the
  * return address into the program that called the interposed function);
  * frames of the library itself are skipped.  Without libunwind, just
- * CALLER.  Returns the count. */
-int rwc_backtrace(uintptr_t *pcs, int max, uintptr_t caller);
+ * CALLER.  Only with MAY_LOAD (under the report lock, not in a signal
+ * handler) is libunwind used at all; otherwise the result is CALLER alone.
+ * Returns the count. */
+int rwc_backtrace(uintptr_t *pcs, int max, uintptr_t caller, int may_load);
 
 #endif

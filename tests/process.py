@@ -35,9 +35,9 @@ ok(len(r.reports) == 2 and len(pids) == 2 and child and int(child[0].split()[1])
 
 early = os.path.join(BUILD, "tests", ".libs", "libearly.so")
 r = Run([VICTIM, "read", "good"], env={"LD_PRELOAD": LIB + ":" + early})
-ok(len(r.reports) == 1 and r.reports[0]["call"] == "write" and r.reports[0]["problem"] == "buf-unmapped"
-   and r.reports[0]["bad"]["first"] == 100,
+ctor = [x for x in r.reports if x["bad"]["first"] == 100]
+ok(len(ctor) == 1 and ctor[0]["call"] == "write" and ctor[0]["problem"] == "buf-unmapped",
    "a bad write() from a constructor that runs before the library's is reported", r.describe())
-ok(any(f.get("function") == "early_bad_write" for f in (r.reports[0]["frames"] if r.reports else [])),
+ok(any(f.get("function") == "early_bad_write" for f in (ctor[0]["frames"] if ctor else [])),
    "... naming the constructor", r.describe())
 done()

@@ -1,0 +1,68 @@
+"""rwcheck never hurts the program: signal handlers that write while
+threads do I/O and the map churns (no deadlock, no lost or corrupted data,
+no false report); bad calls from a handler that interrupted malloc
+(reported, no deadlock); threads with seeded bad calls while the map
+churns (each reported exactly once); vfork and posix_spawn children of a
+multithreaded process; calls after the library's destructor; no
+descriptor or signal handler of the library in the process."""
+import os
+import re
+from rwctest import ok, done, victim, Run, VICTIM, LIB, BUILD
+
+r = victim("signals", "good")
+ok(r.status == 0 and "sequence 200000, alarms many" in r.stdout and not r.reports and r.log == "",
+   "handler writes during reads, writes and map churn: data intact, no report, no deadlock",
+   r.describe()[:3000])
+
+r = victim("signals", "bad", env={"RWCHECK_DEDUP": "0"})
+ok(r.status == 0 and "sequence 200000" in r.stdout and len(r.reports) > 10 and not r.bad_json and
+   all(x["call"] == "write" and x["problem"] == "buf-unmapped" and x["bad"]["first"] == 100 for x in r.reports),
+   "bad writes from the handler: all reported, each a whole line, data intact (%d)" % len(r.reports),
+   r.describe()[:3000])
+ok(r.reports and all(x["frames"] and os.path.basename(x["frames"][0].get("module", "")) == "victim"
+                     for x in r.reports),
+   "... with the handler's module in the first frame (raw frames: safe mode)", r.reports[:1])
+
+r = victim("signal_malloc", "bad")
+ok(r.status == 0 and "alarms many" in r.stdout and len(r.reports) == 1 and len(r.repeats) == 1,
+   "bad calls from a handler interrupting malloc: no deadlock, one report, repeats counted",
+   r.describe()[:3000])
+
+r = victim("churn", "bad", env={"RWCHECK_DEDUP": "0"})
+seeded = [x for x in r.reports if x["call"] == "pread" and x["problem"] == "buf-not-writable"
+          and x["bad"]["first"] == 100]
+ok(r.status == 0 and len(r.reports) == 60 and len(seeded) == 60,
+   "3 threads x 2000 good calls on heap/stack/mmap/file buffers + 60 seeded bad ones while "
+   "another thread churns the map: exactly the 60 reported (%d)" % len(r.reports), r.describe()[:3000])
+
+r = victim("vfork", "bad")
+kids = dict(re.findall(r"^(vfork|spawned) child (\d+)$", r.stdout, re.M))
+by_pid = {}
+for x in r.reports:
+    by_pid.setdefault(x["pid"], []).append(x)
+vf = by_pid.get(int(kids.get("vfork", -1)), [])
+sp = by_pid.get(int(kids.get("spawned", -1)), [])
+ok(r.status == 0 and len(vf) == 1 and vf[0]["call"] == "write" and len(sp) == 1,
+   "vfork child and posix_spawn child of a threaded process: one report each, under their own pid",
+   r.describe()[:3000])
+ok(vf and vf[0]["frames"] and "function" not in vf[0]["frames"][0],
+   "the vfork child's report is made in safe mode (raw frames)", vf[:1])
+
+early = os.path.join(BUILD, "tests", ".libs", "libearly.so")
+r = Run([VICTIM, "read", "good"], env={"LD_PRELOAD": LIB + ":" + early})
+late = [x for x in r.reports if x["bad"]["first"] == 50]
+ok(len(late) == 1 and late[0]["call"] == "write", "a bad call after the library's destructor is reported",
+   r.describe())
+
+r = victim("fds", "bad")
+lines = re.findall(r"^fds (before|after):(.*)$", r.stdout, re.M)
+ok(len(lines) == 2 and lines[0][1] == lines[1][1] and len(r.reports) == 1,
+   "no descriptor of the library before or after a report: %s" % (lines[0][1] if lines else "?"), r.describe())
+r = victim("closeall", "bad")
+ok(len(r.reports) == 1 and r.reports[0]["bad"]["first"] == 100,
+   "a program that closed every descriptor still gets its report in RWCHECK_LOG", r.describe())
+a = victim("sigcgt", "good", preload=False)
+b = victim("sigcgt", "good")
+ok(a.stdout.splitlines()[-2:] == b.stdout.splitlines()[-2:] and "SigCgt" in b.stdout,
+   "no signal handler installed (SigCgt unchanged)", a.stdout + b.stdout)
+done()
