@@ -144,7 +144,8 @@ static int by_count(const void *a, const void *b)
 
 void collect_sort(struct run *r)
 {
-	qsort(r->g, r->n, sizeof *r->g, by_count);
+	if (r->n > 1)
+		qsort(r->g, r->n, sizeof *r->g, by_count);
 }
 
 static void read_log(struct run *r, const char *path)
@@ -205,7 +206,7 @@ static int probe(void)
 int main(int argc, char **argv)
 {
 	const char *format = "text", *sarif = NULL, *outpath = NULL, *dir = NULL;
-	int quiet = 0;
+	int quiet = 0, rc;
 	struct run r = {0};
 	struct dirent *de;
 	FILE *out = stderr;
@@ -229,7 +230,7 @@ int main(int argc, char **argv)
 		else
 			return usage(), 2;
 	}
-	if (!dir || (strcmp(format, "text") && strcmp(format, "json")))
+	if (!dir || (strcmp(format, "text") != 0 && strcmp(format, "json") != 0))
 		return usage(), 2;
 	d = opendir(dir);
 	if (!d) {
@@ -248,7 +249,8 @@ int main(int argc, char **argv)
 	collect_sort(&r);
 	if (outpath && !(out = fopen(outpath, "ae"))) {
 		fprintf(stderr, "rwcheck: cannot write %s: %s\n", outpath, strerror(errno));
-		return 2;
+		rc = 2;
+		goto done;
 	}
 	json_array_foreach(r.other, i, o)
 		fputs(json_string_value(o), out);
@@ -276,9 +278,18 @@ int main(int argc, char **argv)
 	}
 	if (out != stderr)
 		fclose(out);
+	rc = r.bad ? 1 : 0;
 	if (sarif && sarif_write(&r, sarif, PACKAGE_VERSION) != 0) {
 		fprintf(stderr, "rwcheck: cannot write the SARIF file %s: %s\n", sarif, strerror(errno));
-		return 2;
+		rc = 2;
 	}
-	return r.bad ? 1 : 0;
+done:
+	for (i = 0; i < r.n; i++) {
+		free(r.g[i].key);
+		json_decref(r.g[i].first);
+	}
+	free(r.g);
+	free(r.pids);
+	json_decref(r.other);
+	return rc;
 }

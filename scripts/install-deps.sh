@@ -10,6 +10,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     build-essential autoconf automake libtool pkgconf make gcc \
     libunwind-dev libdw-dev libelf-dev libjansson-dev \
     python3 git perl coreutils gzip tar groff-base man-db ca-certificates \
+    valgrind cppcheck clang-tidy clang libclang-rt-dev \
     >/dev/null
 
 # The SARIF validator for the tests (Microsoft's SARIF multitool, from the

@@ -13,7 +13,7 @@
 
 struct rwc_site *rwc_dedup_hit(uintptr_t pc, unsigned problem, const char *call, int *first)
 {
-	uintptr_t h = (pc ^ (pc >> 17) ^ problem * 0x9e3779b9u) & (RWC_SITES - 1);
+	uintptr_t h = (pc ^ (pc >> 17) ^ ((uintptr_t)problem * 0x9e3779b9u)) & (RWC_SITES - 1);
 
 	*first = 1;
 	if (!rwc_knobs.dedup || pc == 0)

@@ -106,7 +106,7 @@ ENTRY void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 	if (flags & (MREMAP_FIXED | MREMAP_DONTUNMAP)) {
 		va_list ap;
 		va_start(ap, flags);
-		new_addr = va_arg(ap, void *);
+		new_addr = va_arg(ap, void *); /* NOLINT(clang-analyzer-valist.Uninitialized): false positive */
 		va_end(ap);
 	}
 	r = REAL(mremap)(old, old_len, new_len, flags, new_addr);
@@ -217,7 +217,7 @@ ENTRY void free(void *p)
 /* realloc of an mmapped block may mremap it anywhere: mark stale. */
 ENTRY void *realloc(void *p, size_t n)
 {
-	uintptr_t lo, hi;
+	uintptr_t lo = 0, hi = 0;
 	int m = mmapped_chunk(p, &lo, &hi);
 	void *r = REAL(realloc)(p, n);
 	after_free(m, lo, hi, 1);
@@ -226,7 +226,7 @@ ENTRY void *realloc(void *p, size_t n)
 
 ENTRY void *reallocarray(void *p, size_t nmemb, size_t size)
 {
-	uintptr_t lo, hi;
+	uintptr_t lo = 0, hi = 0;
 	int m = mmapped_chunk(p, &lo, &hi);
 	void *r = REAL(reallocarray)(p, nmemb, size);
 	after_free(m, lo, hi, 1);

@@ -127,7 +127,7 @@ unsigned rwc_supp_parse(char *text, size_t len, struct rwc_supp *out, unsigned c
 
 static const char *base(const char *path)
 {
-	const char *s = strrchr(path, '/');
+	const char *s = path ? strrchr(path, '/') : NULL;
 
 	return s ? s + 1 : path;
 }
@@ -176,6 +176,8 @@ static int match_from(const struct rwc_supp *s, unsigned si, const struct rwc_fr
 
 int rwc_supp_match(const struct rwc_supp *s, const char *problem, const struct rwc_frame *fr, int n)
 {
+	if (!s->problem || !problem)
+		return 0;
 	return fnmatch(s->problem, problem, 0) == 0 && match_from(s, 0, fr, 0, n);
 }
 

@@ -32,9 +32,11 @@ static struct {
 
 static struct rwc_once once;
 
+static void *dw_handle; /* stays loaded: reports keep coming */
+
 static int load_dw(void)
 {
-	void *h = dlopen(RWC_DW_SONAME, RTLD_NOW | RTLD_LOCAL);
+	void *h = dw_handle = dlopen(RWC_DW_SONAME, RTLD_NOW | RTLD_LOCAL);
 
 	if (!h)
 		return 0;

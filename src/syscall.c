@@ -85,7 +85,7 @@ __attribute__((visibility("default"), noinline)) long syscall(long nr, ...)
 
 	va_start(ap, nr);
 	for (int i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
+		a[i] = va_arg(ap, long); /* NOLINT(clang-analyzer-valist.Uninitialized): false positive */
 	va_end(ap);
 	if (describe(nr, a, &c) && RWC_UNLIKELY(rwc_enter(&c)))
 		return -1;

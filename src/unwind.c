@@ -29,9 +29,11 @@ static struct {
 
 static struct rwc_once once;
 
+static void *unwind_handle; /* stays loaded: reports keep coming */
+
 static int load_unwind(void)
 {
-	void *h = dlopen(RWC_UNWIND_SONAME, RTLD_NOW | RTLD_LOCAL);
+	void *h = unwind_handle = dlopen(RWC_UNWIND_SONAME, RTLD_NOW | RTLD_LOCAL);
 
 	if (!h)
 		return 0;

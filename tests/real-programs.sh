@@ -1,6 +1,6 @@
 #!/bin/sh
-# Real programs on ordinary work under the library: identical output and
-# exit status, and not a single report.
+# Real programs on ordinary work through the wrapper (make check-real, and
+# part of make check): identical output and exit status, not one report.
 n=0; failed=0
 t() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi; }
 unset MAKEFLAGS MFLAGS MAKELEVEL   # the outer make check must not leak in
@@ -16,12 +16,12 @@ run() {
 	name=$1; shift
 	rm -rf a b; mkdir a b
 	(cd a && sh -c "$1" >../out.a 2>&1; echo "status $?" >>../out.a)
-	(cd b && RWCHECK_LOG="$logs/log.%p" LD_PRELOAD="$RWC_LIB" sh -c "$1" >../out.b 2>&1; echo "status $?" >>../out.b)
+	(cd b && "$RWC_BUILDDIR/rwcheck" --quiet --log-dir="$logs" -- sh -c "$1" >../out.b 2>&1; echo "status $?" >>../out.b)
 	cmp -s out.a out.b; t $? "$name: same output and status"
 	cmp -s out.a out.b || diff out.a out.b | sed "s/^/# /"
-	reports=$(cat "$logs"/log.* 2>/dev/null | head -20)
+	reports=$(cat "$logs"/rwcheck.* 2>/dev/null | head -20)
 	t "$([ -z "$reports" ]; echo $?)" "$name: no report${reports:+: $reports}"
-	rm -f "$logs"/log.*
+	rm -f "$logs"/rwcheck.*
 }
 
 run "cat" "cat ../big.txt | sha256sum"
@@ -41,6 +41,7 @@ print(h, out, subprocess.run([\"echo\", \"child\"], capture_output=True).stdout)
 run "perl" "perl -ne '\$n += length; END { print \"\$n\\n\" }' ../big.txt"
 run "git" "git init -q r && cd r && git config user.email t@e && git config user.name t && cp ../../big.txt . && git add big.txt && GIT_COMMITTER_DATE=2020-01-01T00:00:00Z GIT_AUTHOR_DATE=2020-01-01T00:00:00Z git commit -qm x && git log --format=%H%n%s && git cat-file -p HEAD:big.txt | sha256sum"
 run "gcc" "printf '#include <stdio.h>\nint main(void){puts(\"hi\");return 0;}\n' >h.c && gcc -O2 -g -o h h.c && ./h"
+run "failing command" "cat /nonexistent; sha256sum ../big.txt; exit 3"
 run "make -j2" "printf 'all: x y\nx:\n\techo x >x\ny:\n\techo y >y\n' >Makefile && make -s --no-print-directory -j2 && cat x y"
 echo "1..$n"
 exit $failed
