@@ -60,7 +60,7 @@ void rwc_map_disable_procmap_query(void)
 	procmap_query_off = 1;
 }
 
-static int open_maps(void)
+int rwc_map_open(void)
 {
 	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 
@@ -147,7 +147,7 @@ enum rwc_problem rwc_map_verdict(uintptr_t lo, size_t len, unsigned need, struct
 	rc = rwc_snap_verdict(v, lo, len, need);
 	if (rc == RWC_OK)
 		return RWC_OK;
-	fd = open_maps();
+	fd = rwc_map_open();
 	if (fd < 0)
 		goto pass;
 	if (!procmap_query_off) {

@@ -20,6 +20,10 @@ void rwc_map_changed(void);
  * PROT_NONE): verdicts treat it as the gap it stands for. */
 void rwc_map_hide(uintptr_t lo, uintptr_t hi);
 
+/* Opens /proc/self/maps (close-on-exec); -1 and, once per process, one
+ * warning when it cannot. */
+int rwc_map_open(void);
+
 /* Test hooks (used by unit tests and by RWCHECK_MAPS_QUERY): force the
  * fallback parser instead of ioctl(PROCMAP_QUERY). */
 void rwc_map_disable_procmap_query(void);

@@ -58,7 +58,6 @@ static struct snap *snaps[2];
 static char *scan_buf; /* SCAN_BUF bytes after the snapshots, under the writer lock */
 #define SCAN_BUF 65536
 static int cur = -1;   /* published snapshot, -1 none */
-static int proc_warned;
 static uintptr_t hidden_lo, hidden_hi;
 
 void rwc_map_changed(void)
@@ -198,11 +197,9 @@ static int refresh(void)
 	if (!snaps[0] || !lock())
 		return 0;
 	s = snaps[__atomic_load_n(&cur, __ATOMIC_ACQUIRE) == 0 ? 1 : 0];
-	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	fd = rwc_map_open();
 	if (fd < 0) {
 		unlock();
-		if (!__atomic_exchange_n(&proc_warned, 1, __ATOMIC_RELAXED))
-			rwc_log_warning("cannot open /proc/self/maps; calls are passed through unchecked", NULL);
 		return 0;
 	}
 	write_begin(s);

@@ -632,6 +632,71 @@ static void c_sigcgt(void)
 		fclose(f);
 }
 
+/* ---- odd paths in the map: spaces, a newline, a deleted file ------- */
+static char *map_file(const char *dir, const char *name, int unlink_it)
+{
+	char path[512];
+	int fd;
+	char *p;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || ftruncate(fd, 4096) != 0)
+		die("odd file");
+	p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (unlink_it)
+		unlink(path);
+	return p;
+}
+static void c_oddpaths(void)
+{
+	char dir[] = "/tmp/rwcheck-odd-XXXXXX";
+	char *a, *b, *c;
+
+	if (!mkdtemp(dir))
+		die("mkdtemp");
+	a = map_file(dir, "with space", 0);
+	b = map_file(dir, "new\nline", 0);
+	c = map_file(dir, "gone", 1);
+	if (bad) { /* read-only file mappings: reads into them are bad */
+		SITE(); ret = read(file_fd, a, 10); lseek(file_fd, 0, SEEK_SET);
+		SITE(); ret = read(file_fd, b, 10); lseek(file_fd, 0, SEEK_SET);
+		SITE(); ret = read(file_fd, c, 10);
+	} else {   /* writes from them are fine */
+		ret = write(null_fd, a, 4096) + write(null_fd, b, 4096) + write(null_fd, c, 4096);
+	}
+	{
+		char path[512];
+		snprintf(path, sizeof path, "%s/with space", dir);
+		unlink(path);
+		snprintf(path, sizeof path, "%s/new\nline", dir);
+		unlink(path);
+		rmdir(dir);
+	}
+}
+
+/* ---- tens of thousands of mappings ---------------------------------- */
+static void c_manymaps(void)
+{
+	enum { MAPS = 30000 };
+	char *area = mmap(NULL, (size_t)MAPS * 2 * 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (area == MAP_FAILED)
+		die("area");
+	munmap(area, (size_t)MAPS * 2 * 4096);
+	for (int i = 0; i < MAPS; i++)
+		if (mmap(area + (size_t)i * 2 * 4096, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) == MAP_FAILED)
+			die("mmap");
+	/* good: the last mapping; bad: from the last-but-one into the gap after it */
+	ret = read(file_fd, area + (size_t)(MAPS - 1) * 2 * 4096, 10);
+	lseek(file_fd, 0, SEEK_SET);
+	if (bad) {
+		SITE(); ret = read(file_fd, area + (size_t)(MAPS - 2) * 2 * 4096 + 4096 - 100, 4096);
+	}
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -653,7 +718,7 @@ static const struct {
 	E(new_brk), E(new_mremap), E(new_dlopen), E(new_thread_stack),
 	E(read_ebadf), E(read_eisdir), E(pread_espipe), E(read_eagain), E(write_errno_kept),
 	E(threads), E(fork), E(signals), E(signal_malloc), E(churn), E(vfork), E(fds), E(closeall),
-	E(sigcgt),
+	E(sigcgt), E(oddpaths), E(manymaps),
 #undef E
 };
 
