@@ -8,6 +8,7 @@
 #define RWC_ONCE_H
 
 #include <sched.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -27,7 +28,13 @@ static inline int rwc_once(struct rwc_once *o, int (*load)(void))
 		return s == 1;
 	}
 	while (s == 2) {
-		if (__atomic_load_n(&o->owner, __ATOMIC_ACQUIRE) == gettid())
+		pid_t owner = __atomic_load_n(&o->owner, __ATOMIC_ACQUIRE);
+
+		if (owner == gettid())
+			return 0;
+		/* A loader that is not a thread of this process: the load was
+		 * under way in the parent when it forked.  Never wait for it. */
+		if (owner != 0 && syscall(SYS_tgkill, getpid(), owner, 0) != 0)
 			return 0;
 		sched_yield();
 		s = __atomic_load_n(&o->state, __ATOMIC_ACQUIRE);

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "knobs.h"
@@ -365,6 +366,18 @@ struct scratch {
 };
 
 static struct scratch *scratch; /* mapped at start; used under the report lock */
+/* The thread holding the report lock, in memory a fork() child keeps (the
+ * lock itself is wiped): a child that finds a thread of its parent there
+ * was forked in the middle of a report, with libunwind's and libdw's state
+ * possibly half-changed, and reports in safe mode from then on. */
+static pid_t busy_tid;
+
+static int forked_mid_report(void)
+{
+	pid_t b = __atomic_load_n(&busy_tid, __ATOMIC_ACQUIRE);
+
+	return b != 0 && b != gettid() && syscall(SYS_tgkill, getpid(), b, 0) != 0;
+}
 
 size_t rwc_report_mem_size(void)
 {
@@ -468,7 +481,9 @@ int rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 		site = rwc_dedup_hit((uintptr_t)c->caller, f->problem, c->name, &first);
 		if (!first)
 			return !__atomic_load_n(&site->suppressed, __ATOMIC_ACQUIRE);
-		locked = rwc_lock_take(&rwc_perproc->report);
+		locked = !forked_mid_report() && rwc_lock_take(&rwc_perproc->report);
+		if (locked)
+			__atomic_store_n(&busy_tid, gettid(), __ATOMIC_RELEASE);
 	}
 	held = locked ? hold_gap(f, &held_at) : 0;
 	s = locked ? scratch : NULL;
@@ -486,7 +501,9 @@ int rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 	if (held)
 		REAL(munmap)((void *)held_at, held);
 	rwc_map_changed();
-	if (locked)
+	if (locked) {
+		__atomic_store_n(&busy_tid, 0, __ATOMIC_RELEASE);
 		rwc_lock_drop(&rwc_perproc->report);
+	}
 	return bad;
 }

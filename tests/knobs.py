@@ -14,6 +14,8 @@ BAD = {
     "RWCHECK_LOG": ["", "/tmp/rwc-%d.log", "/tmp/rwc-%"],
     "RWCHECK_SUPPRESS": [""],
     "RWCHECK_MAPS_QUERY": ["sometimes"],
+    "RWCHECK_DEDUP": ["2", "yes", "\xff\xfe"],
+    "RWCHECK_GEN_SUPPRESSIONS": ["-1", "on"],
 }
 for knob, values in BAD.items():
     for v in values:

@@ -32,6 +32,8 @@ pids = sorted(set(x["pid"] for x in r.reports))
 child = [l for l in r.stdout.splitlines() if l.startswith("child ")]
 ok(len(r.reports) == 2 and len(pids) == 2 and child and int(child[0].split()[1]) in pids,
    "parent and forked child each report once, with their own pid", r.describe())
+ok(len(r.reports) == 2 and all(x["frames"] and x["frames"][0].get("function") == "c_fork" for x in r.reports),
+   "the forked child starts with fresh per-process state: a full, symbolized report", r.describe())
 
 early = os.path.join(BUILD, "tests", ".libs", "libearly.so")
 r = Run([VICTIM, "read", "good"], env={"LD_PRELOAD": LIB + ":" + early})

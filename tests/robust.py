@@ -23,10 +23,13 @@ ok(r.reports and all(x["frames"] and os.path.basename(x["frames"][0].get("module
                      for x in r.reports),
    "... with the handler's module in the first frame (raw frames: safe mode)", r.reports[:1])
 
+r = victim("signal_malloc", "bad", env={"RWCHECK_DEDUP": "0"})
+ok(r.status == 0 and "alarms many" in r.stdout and len(r.reports) > 10 and not r.bad_json,
+   "bad calls from a handler interrupting malloc, every one reported: no deadlock (%d reports)"
+   % len(r.reports), r.describe()[:3000])
 r = victim("signal_malloc", "bad")
-ok(r.status == 0 and "alarms many" in r.stdout and len(r.reports) == 1 and len(r.repeats) == 1,
-   "bad calls from a handler interrupting malloc: no deadlock, one report, repeats counted",
-   r.describe()[:3000])
+ok(r.status == 0 and len(r.reports) == 1 and len(r.repeats) == 1,
+   "... and with dedup: one report, its repeats counted at exit", r.describe()[:3000])
 
 r = victim("churn", "bad", env={"RWCHECK_DEDUP": "0"})
 seeded = [x for x in r.reports if x["call"] == "pread" and x["problem"] == "buf-not-writable"
@@ -65,4 +68,15 @@ a = victim("sigcgt", "good", preload=False)
 b = victim("sigcgt", "good")
 ok(a.stdout.splitlines()[-2:] == b.stdout.splitlines()[-2:] and "SigCgt" in b.stdout,
    "no signal handler installed (SigCgt unchanged)", a.stdout + b.stdout)
+r = victim("fork_during_report", "bad", env={"RWCHECK_DEDUP": "0"})
+ok(r.status == 0 and "children that did not finish cleanly: 0" in r.stdout and len(r.reports) >= 20,
+   "fork while another thread holds the report lock: 20 children report and exit, none hangs",
+   r.describe()[:2000])
+kids = set(x["pid"] for x in r.reports if x["frames"] and
+           (x["frames"][0].get("function") == "c_fork_during_report" or "function" not in x["frames"][0]))
+ok(len(kids) == 20, "each of the 20 children made its report (in safe mode when forked mid-report): %d"
+   % len(kids), r.describe()[:2000])
+r = victim("secret", "bad")
+ok(len(r.reports) == 1 and "TOPSECRET" not in r.log and "0123456789" not in r.log,
+   "a report never carries the buffer's bytes", r.log[:500])
 done()

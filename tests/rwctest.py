@@ -53,10 +53,13 @@ class Run:
                 e["RWCHECK_LOG"] = os.path.join(self.logdir, "log.%p")
         if env:
             e.update(env)
-        p = subprocess.run(argv, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
-        self.status = p.returncode
-        self.stdout = p.stdout.decode("utf-8", "replace")
-        self.stderr = p.stderr.decode("utf-8", "replace")
+        try:
+            p = subprocess.run(argv, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+            self.status, out, err = p.returncode, p.stdout, p.stderr
+        except subprocess.TimeoutExpired as ex:  # a hang is a failure, not a crash of the test
+            self.status, out, err = "timeout", ex.stdout or b"", ex.stderr or b""
+        self.stdout = out.decode("utf-8", "replace")
+        self.stderr = err.decode("utf-8", "replace")
         self.log = ""
         for f in sorted(os.listdir(self.logdir)):
             with open(os.path.join(self.logdir, f), "rb") as fh:

@@ -54,9 +54,11 @@ static void die(const char *what)
 	exit(99);
 }
 
+static int saved_errno;
+
 static void result(void)
 {
-	printf("result %zd %d\n", ret, ret < 0 ? errno : 0);
+	printf("result %zd %d\n", ret, ret < 0 ? saved_errno : 0);
 }
 
 /* A region of 2 pages; with tail_prot != PROT_READ|PROT_WRITE the second
@@ -96,6 +98,56 @@ static void setup(void)
 		die("setup");
 	if (write(sock[1], "abcdefghij", 10) != 10)
 		die("sock");
+}
+
+/* VICTIM_FDS=ebadf|eagain|epipe|eintr: the same calls on descriptors the
+ * kernel fails them on (transparency: result and errno must not change). */
+static void on_alarm_noop(int sig)
+{
+	(void)sig;
+}
+
+static void kernel_failures(void)
+{
+	const char *m = getenv("VICTIM_FDS");
+	int p[2], q[2];
+
+	if (!m)
+		return;
+	if (strcmp(m, "ebadf") == 0) {
+		file_fd = null_fd = sock[0] = sock[1] = 1000; /* not open */
+	} else if (strcmp(m, "eagain") == 0) {
+		if (pipe2(p, O_NONBLOCK) || socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, q))
+			die("eagain");
+		file_fd = p[0];     /* empty: reads fail with EAGAIN (positional: ESPIPE) */
+		sock[0] = q[0];
+		while (write(p[1], small, sizeof small) > 0) /* full: writes fail with EAGAIN */
+			;
+		null_fd = p[1];
+		while (send(q[1], small, sizeof small, 0) > 0)
+			;
+		sock[1] = q[1];
+	} else if (strcmp(m, "epipe") == 0) {
+		signal(SIGPIPE, SIG_IGN);
+		if (pipe(p) || socketpair(AF_UNIX, SOCK_STREAM, 0, q))
+			die("epipe");
+		close(p[0]);
+		close(q[0]);
+		null_fd = p[1];      /* writes: EPIPE */
+		sock[1] = q[1];
+		file_fd = open("/", O_RDONLY | O_DIRECTORY); /* reads: EISDIR */
+	} else if (strcmp(m, "eintr") == 0) {
+		struct sigaction sa;
+		struct itimerval it = {{0, 0}, {0, 50000}};
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_alarm_noop; /* no SA_RESTART */
+		sigaction(SIGALRM, &sa, NULL);
+		if (pipe(p) || socketpair(AF_UNIX, SOCK_STREAM, 0, q))
+			die("eintr");
+		file_fd = p[0];      /* empty, blocking: interrupted after 50 ms */
+		sock[0] = q[0];
+		setitimer(ITIMER_REAL, &it, NULL);
+	}
 }
 
 static void vec(struct iovec *iov, char *b)
@@ -497,11 +549,20 @@ static void c_signals(void)
 }
 
 /* ---- bad calls from a handler that interrupts malloc ------------- */
+static void *watchdog(void *arg)
+{
+	sleep((unsigned)(long)arg);
+	printf("watchdog: hung\n");
+	_exit(77);
+}
+
 static void c_signal_malloc(void)
 {
 	double until;
 	struct timespec t;
+	pthread_t w;
 
+	pthread_create(&w, NULL, watchdog, (void *)20L); /* a deadlock ends in exit 77 */
 	alarm_bad = buffer();
 	start_alarms(1000);
 	clock_gettime(CLOCK_MONOTONIC, &t);
@@ -697,6 +758,50 @@ static void c_manymaps(void)
 	}
 }
 
+/* ---- fork while another thread is in the middle of a report -------- */
+static void *slow_reporter(void *arg)
+{
+	char *b = arg;
+	/* The first report loads libunwind and libdw: milliseconds under the
+	 * report lock, while the main thread forks. */
+	for (int i = 0; i < 20 && !stop_churn; i++)
+		if (write(null_fd, b + i, N) < 0)
+			break;
+	return NULL;
+}
+static void c_fork_during_report(void)
+{
+	pthread_t t;
+	char *b = buffer();
+	int hung = 0;
+
+	pthread_create(&t, NULL, slow_reporter, b - 64);
+	for (int i = 0; i < 20; i++) {
+		pid_t pid = fork();
+		int st = 0;
+		if (pid == 0) {
+			alarm(20); /* a hang in the child would end it by SIGALRM */
+			ret = write(null_fd, b, N); /* bad: needs the report path */
+			_exit(0);
+		}
+		waitpid(pid, &st, 0);
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			hung++;
+	}
+	stop_churn = 1;
+	pthread_join(t, NULL);
+	printf("children that did not finish cleanly: %d\n", hung);
+	ret = 0;
+}
+
+/* ---- a report never carries the buffer's bytes -------------------- */
+static void c_secret(void)
+{
+	char *b = buffer();
+	memcpy(b, "TOPSECRET-0123456789-TOPSECRET", 30);
+	SITE(); ret = write(null_fd, b, N);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -718,7 +823,7 @@ static const struct {
 	E(new_brk), E(new_mremap), E(new_dlopen), E(new_thread_stack),
 	E(read_ebadf), E(read_eisdir), E(pread_espipe), E(read_eagain), E(write_errno_kept),
 	E(threads), E(fork), E(signals), E(signal_malloc), E(churn), E(vfork), E(fds), E(closeall),
-	E(sigcgt), E(oddpaths), E(manymaps),
+	E(sigcgt), E(oddpaths), E(manymaps), E(fork_during_report), E(secret),
 #undef E
 };
 
@@ -731,10 +836,15 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	bad = strcmp(argv[2], "bad") == 0;
 	setup();
+	kernel_failures();
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		if (strcmp(cases[i].name, argv[1]) == 0) {
+			errno = 0;
 			cases[i].fn();
+			saved_errno = errno;
 			result();
+			if (getenv("VICTIM_FDS"))
+				printf("offset %lld errno-after %d\n", (long long)lseek(file_fd, 0, SEEK_CUR), saved_errno);
 			return 0;
 		}
 	}
