@@ -4,6 +4,7 @@
 
 #include "knobs.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* All zero until rwc_knobs_load (before any check): no .data page to
@@ -64,18 +65,34 @@ int rwc_parse_log(const char *s)
 	return 0;
 }
 
+/* The knobs that hold a number: a name from a list, or a whole number
+ * from 0 to max; each with its default and what a warning says. */
+static const struct {
+	const char *name;
+	const char *const *names; /* NULL: a whole number from 0 to max */
+	unsigned long max;
+	int dflt;
+	size_t field;             /* offsetof(struct rwc_knobs, ...), an int */
+	const char *expected;
+} scalars[] = {
+	{"RWCHECK_FORMAT", format_names, 0, RWC_FORMAT_TEXT, offsetof(struct rwc_knobs, format),
+	 "text or json"},
+	{"RWCHECK_ACTION", action_names, 0, RWC_ACTION_REPORT, offsetof(struct rwc_knobs, action),
+	 "report, efault or abort"},
+	{"RWCHECK_BACKTRACE", NULL, RWC_BACKTRACE_MAX, RWC_BACKTRACE_DEFAULT,
+	 offsetof(struct rwc_knobs, backtrace), "a whole number of frames from 0 to 64"},
+	{"RWCHECK_MAPS_QUERY", query_names, 0, 1, offsetof(struct rwc_knobs, maps_query),
+	 "auto or parse"},
+	{"RWCHECK_DEDUP", NULL, 1, 1, offsetof(struct rwc_knobs, dedup),
+	 "1 (report each call site once per process) or 0 (every call)"},
+	{"RWCHECK_GEN_SUPPRESSIONS", NULL, 1, 0, offsetof(struct rwc_knobs, gen_suppressions), "0 or 1"},
+};
+
 void rwc_knobs_load(struct rwc_knobs *k, rwc_getenv_fn get, rwc_warn_fn warn)
 {
 	const char *v;
-	unsigned long n;
-	int e;
 
-	k->format = RWC_FORMAT_TEXT;
-	k->action = RWC_ACTION_REPORT;
-	k->backtrace = RWC_BACKTRACE_DEFAULT;
-	k->maps_query = 1;
-	k->dedup = 1;
-	k->gen_suppressions = 0;
+	/* RWCHECK_LOG first: the warnings go where reports go. */
 	k->log[0] = '\0';
 	v = get("RWCHECK_LOG");
 	if (v && strcmp(v, "stderr") != 0) {
@@ -85,55 +102,20 @@ void rwc_knobs_load(struct rwc_knobs *k, rwc_getenv_fn get, rwc_warn_fn warn)
 			warn("RWCHECK_LOG", v,
 			     "'stderr' or a file path (shorter than 4096 bytes) where %p is the pid and %% a '%'");
 	}
+	for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
+		int *field = (int *)(void *)((char *)k + scalars[i].field), e;
+		unsigned long n;
 
-	v = get("RWCHECK_FORMAT");
-	if (v) {
-		if (rwc_parse_enum(v, format_names, &e) == 0)
-			k->format = e;
+		*field = scalars[i].dflt;
+		v = get(scalars[i].name);
+		if (!v)
+			continue;
+		if (scalars[i].names ? rwc_parse_enum(v, scalars[i].names, &e) == 0
+				     : rwc_parse_uint(v, scalars[i].max, &n) == 0)
+			*field = scalars[i].names ? e : (int)n;
 		else
-			warn("RWCHECK_FORMAT", v, "text or json");
+			warn(scalars[i].name, v, scalars[i].expected);
 	}
-
-	v = get("RWCHECK_ACTION");
-	if (v) {
-		if (rwc_parse_enum(v, action_names, &e) == 0)
-			k->action = e;
-		else
-			warn("RWCHECK_ACTION", v, "report, efault or abort");
-	}
-
-	v = get("RWCHECK_BACKTRACE");
-	if (v) {
-		if (rwc_parse_uint(v, RWC_BACKTRACE_MAX, &n) == 0)
-			k->backtrace = (unsigned)n;
-		else
-			warn("RWCHECK_BACKTRACE", v, "a whole number of frames from 0 to 64");
-	}
-
-	v = get("RWCHECK_MAPS_QUERY");
-	if (v) {
-		if (rwc_parse_enum(v, query_names, &e) == 0)
-			k->maps_query = e;
-		else
-			warn("RWCHECK_MAPS_QUERY", v, "auto or parse");
-	}
-
-	v = get("RWCHECK_DEDUP");
-	if (v) {
-		if (rwc_parse_uint(v, 1, &n) == 0)
-			k->dedup = (int)n;
-		else
-			warn("RWCHECK_DEDUP", v, "1 (report each call site once per process) or 0 (every call)");
-	}
-
-	v = get("RWCHECK_GEN_SUPPRESSIONS");
-	if (v) {
-		if (rwc_parse_uint(v, 1, &n) == 0)
-			k->gen_suppressions = (int)n;
-		else
-			warn("RWCHECK_GEN_SUPPRESSIONS", v, "0 or 1");
-	}
-
 	k->suppress[0] = '\0';
 	v = get("RWCHECK_SUPPRESS");
 	if (v) {

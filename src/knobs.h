@@ -13,7 +13,7 @@ enum rwc_action { RWC_ACTION_REPORT, RWC_ACTION_EFAULT, RWC_ACTION_ABORT };
 struct rwc_knobs {
 	int format;          /* enum rwc_format */
 	int action;          /* enum rwc_action */
-	unsigned backtrace;  /* frames, 0..RWC_BACKTRACE_MAX */
+	int backtrace;       /* frames, 0..RWC_BACKTRACE_MAX */
 	char log[4096];      /* "" means stderr; else a template with %p, %% */
 	char suppress[4096]; /* suppressions file, "" for none */
 	int maps_query;      /* 1: may use ioctl(PROCMAP_QUERY); 0: always parse */

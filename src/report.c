@@ -426,10 +426,10 @@ static int emit(struct scratch *s, const struct rwc_call *c, const struct rwc_fi
 {
 	const char *problem = rwc_problem_name(f->problem);
 	struct rwc_fmt o, j;
-	int n = rwc_backtrace(s->pcs, (int)rwc_knobs.backtrace, (uintptr_t)c->caller, symbolize);
+	int n = rwc_backtrace(s->pcs, rwc_knobs.backtrace, (uintptr_t)c->caller, symbolize);
 
 	if (symbolize) {
-		n = rwc_symbolize(s->pcs, n, s->frames, (int)rwc_knobs.backtrace);
+		n = rwc_symbolize(s->pcs, n, s->frames, rwc_knobs.backtrace);
 	} else {
 		for (int i = 0; i < n; i++) {
 			memset(&s->frames[i], 0, sizeof s->frames[i]);
