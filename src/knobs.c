@@ -103,8 +103,8 @@ void rwc_knobs_load(struct rwc_knobs *k, rwc_getenv_fn get, rwc_warn_fn warn)
 			     "'stderr' or a file path (shorter than 4096 bytes) where %p is the pid and %% a '%'");
 	}
 	for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
-		int *field = (int *)(void *)((char *)k + scalars[i].field), e;
-		unsigned long n;
+		int *field = (int *)(void *)((char *)k + scalars[i].field), e = 0;
+		unsigned long n = 0;
 
 		*field = scalars[i].dflt;
 		v = get(scalars[i].name);
