@@ -496,11 +496,12 @@ int rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 	}
 	if (s)
 		bad = emit(s, c, f, locked && !rwc_maybe_in_handler(), site);
-	if (s && s != scratch)
+	if (s && s != scratch) {
 		REAL(munmap)(s, sizeof *s);
+		rwc_map_changed(); /* a snapshot taken meanwhile may hold it */
+	}
 	if (held)
-		REAL(munmap)((void *)held_at, held);
-	rwc_map_changed();
+		REAL(munmap)((void *)held_at, held); /* verdicts never saw it */
 	if (locked) {
 		__atomic_store_n(&busy_tid, 0, __ATOMIC_RELEASE);
 		rwc_lock_drop(&rwc_perproc->report);
