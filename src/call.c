@@ -23,32 +23,14 @@ __thread int rwc_depth __attribute__((tls_model("initial-exec")));
 
 static int init_state; /* 0 not yet, 1 in progress, 2 done */
 
-/* The RWCHECK_* entries of the environment, found in one pass; none at
- * all in a secure-execution (setuid, capabilities) process, like
- * secure_getenv(). */
-static struct {
-	const char *entry; /* "RWCHECK_X=value" */
-} knob_env[16];
-
-static void scan_environ(void)
-{
-	unsigned n = 0;
-
-	if (getauxval(AT_SECURE))
-		return;
-	for (char **e = environ; e && *e && n < sizeof knob_env / sizeof knob_env[0]; e++)
-		if (strncmp(*e, "RWCHECK_", 8) == 0)
-			knob_env[n++].entry = *e;
-}
+/* The RWCHECK_* entries of the environment (knobs.c), found in one pass;
+ * none at all in a secure-execution process (setuid, setgid, file
+ * capabilities), like secure_getenv(). */
+static const char *knob_env[16];
 
 static const char *getenv_fn(const char *name)
 {
-	size_t len = strlen(name);
-
-	for (unsigned i = 0; i < sizeof knob_env / sizeof knob_env[0] && knob_env[i].entry; i++)
-		if (strncmp(knob_env[i].entry, name, len) == 0 && knob_env[i].entry[len] == '=')
-			return knob_env[i].entry + len + 1;
-	return NULL;
+	return rwc_knobs_lookup(knob_env, 16, name);
 }
 
 int rwc_init_once(void)
@@ -62,7 +44,7 @@ int rwc_init_once(void)
 		return 0; /* another thread, or a call from inside our own init */
 	rwc_depth++;
 	rwc_real_bind_early();
-	scan_environ();
+	rwc_knobs_environ(environ, getauxval(AT_SECURE) != 0, knob_env, 16);
 	rwc_knobs_load(&rwc_knobs, getenv_fn, rwc_log_knob_warning);
 	if (!rwc_knobs.maps_query)
 		rwc_map_disable_procmap_query();

@@ -65,6 +65,29 @@ int rwc_parse_log(const char *s)
 	return 0;
 }
 
+void rwc_knobs_environ(char **envp, int secure, const char **out, unsigned cap)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < cap; i++)
+		out[i] = NULL;
+	if (secure)
+		return;
+	for (char **e = envp; e && *e && n < cap; e++)
+		if (strncmp(*e, "RWCHECK_", 8) == 0)
+			out[n++] = *e;
+}
+
+const char *rwc_knobs_lookup(const char *const *entries, unsigned cap, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (unsigned i = 0; i < cap && entries[i]; i++)
+		if (strncmp(entries[i], name, len) == 0 && entries[i][len] == '=')
+			return entries[i] + len + 1;
+	return NULL;
+}
+
 /* The knobs that hold a number: a name from a list, or a whole number
  * from 0 to max; each with its default and what a warning says. */
 static const struct {

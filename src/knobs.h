@@ -30,6 +30,14 @@ int rwc_parse_enum(const char *s, const char *const *names, int *out);
 /* A log template: "stderr", or a non-empty path whose '%' are only %p, %%. */
 int rwc_parse_log(const char *s);
 
+/* Collects into OUT (at most CAP) the RWCHECK_* entries of ENVP, in one
+ * pass; none at all when SECURE (a secure-execution process: an
+ * unprivileged user must not steer a privileged program's log or make it
+ * read files). */
+void rwc_knobs_environ(char **envp, int secure, const char **out, unsigned cap);
+/* The value of NAME among the collected entries, or NULL. */
+const char *rwc_knobs_lookup(const char *const *entries, unsigned cap, const char *name);
+
 typedef const char *(*rwc_getenv_fn)(const char *name);
 typedef void (*rwc_warn_fn)(const char *knob, const char *value, const char *expected);
 

@@ -212,6 +212,20 @@ static void test_knobs(void)
 	   k.backtrace == 16 && k.suppress[0] == '\0', "bad values leave the defaults, good ones apply");
 }
 
+static void test_secure(void)
+{
+	char *env[] = {"PATH=/bin", "RWCHECK_LOG=/tmp/x", "RWCHECK_FORMATS=1", "RWCHECK_FORMAT=json", NULL};
+	const char *got[4];
+
+	rwc_knobs_environ(env, 0, got, 4);
+	ok(rwc_knobs_lookup(got, 4, "RWCHECK_LOG") && strcmp(rwc_knobs_lookup(got, 4, "RWCHECK_LOG"), "/tmp/x") == 0 &&
+	   strcmp(rwc_knobs_lookup(got, 4, "RWCHECK_FORMAT"), "json") == 0 && !rwc_knobs_lookup(got, 4, "PATH"),
+	   "knobs collected from the environment, names matched whole");
+	rwc_knobs_environ(env, 1, got, 4);
+	ok(!rwc_knobs_lookup(got, 4, "RWCHECK_LOG") && !rwc_knobs_lookup(got, 4, "RWCHECK_FORMAT"),
+	   "secure execution: no knob is read at all");
+}
+
 static void test_fmt(void)
 {
 	char b[64], s[8];
@@ -293,6 +307,7 @@ int main(void)
 	test_parse_line();
 	test_scan();
 	test_knobs();
+	test_secure();
 	test_fmt();
 	test_suppressions();
 	return done_testing();
