@@ -22,12 +22,14 @@
 #include "log.h"
 #include "maps_parse.h"
 #include "mapview.h"
+#include "pagemap.h"
 #include "real.h"
 
 #define SNAP_CAP 131072u /* regions; vm.max_map_count defaults to 65530 */
 #define OVL_CAP 32u
 #define BLOCK 4u /* regions per block of the two-level index: one cache line */
 #define PROT_MASK 0xfffu /* a start is page-aligned: its low bits hold RWC_PROT_* */
+#define PM_WORDS (1u << 20) /* the page map's memory: 8 MiB, touched as used */
 
 struct ovl {
 	uintptr_t start, end;
@@ -48,6 +50,8 @@ struct snap {
 		uintptr_t end;
 		uintptr_t sp;                 /* start | prot */
 	} ent[SNAP_CAP] __attribute__((aligned(64))); /* region i: [sp & ~PROT_MASK, end) */
+	struct rwc_pagemap pm;           /* the same regions, by page (pagemap.h) */
+	uint64_t pm_mem[PM_WORDS];
 };
 
 uint64_t rwc_gen = 1;
@@ -146,6 +150,16 @@ static int snap_add(const struct rwc_map_entry *e, void *arg)
 	return 0;
 }
 
+static unsigned ok_bits(unsigned prot);
+
+static void build_pagemap(struct snap *s)
+{
+	rwc_pagemap_init(&s->pm, s->pm_mem, PM_WORDS, (unsigned)__builtin_ctzl((unsigned long)sysconf(_SC_PAGESIZE)));
+	for (size_t k = 0; k < s->n && s->pm.ok; k++)
+		rwc_pagemap_set(&s->pm, s->ent[k].sp & ~(uintptr_t)PROT_MASK, s->ent[k].end,
+				ok_bits((unsigned)(s->ent[k].sp & PROT_MASK)));
+}
+
 static void build_index(struct snap *s)
 {
 	s->ntop = (s->n + BLOCK - 1) / BLOCK;
@@ -211,6 +225,7 @@ static int refresh(void)
 	if (rc < 0)
 		s->complete = 0;
 	build_index(s);
+	build_pagemap(s);
 	close(fd);
 	write_end(s);
 	__atomic_store_n(&cur, s == snaps[0] ? 0 : 1, __ATOMIC_RELEASE);
@@ -332,20 +347,28 @@ int rwc_snap_good(uintptr_t lo, size_t len, unsigned need)
 	novl = __atomic_load_n(&s->novl, __ATOMIC_RELAXED);
 	if (n > SNAP_CAP || ntop > SNAP_CAP / BLOCK || novl > OVL_CAP)
 		return 0;
-	k = find(s, n, ntop, lo);
-	if (k >= n || (s->ent[k].sp & ~(uintptr_t)PROT_MASK) > lo)
-		return 0;
-	run_lo = s->ent[k].sp & ~(uintptr_t)PROT_MASK;
-	prot = (unsigned)(s->ent[k].sp & PROT_MASK);
-	end = s->ent[k].end;
-	while (end < hi) { /* contiguous regions */
-		if (++k >= n || (s->ent[k].sp & ~(uintptr_t)PROT_MASK) != end)
+	if (__atomic_load_n(&s->pm.ok, __ATOMIC_RELAXED)) {
+		/* flat in the number of mappings: a few loads in the page map */
+		if (overlay_overlaps(s, novl, lo, hi) || !rwc_pagemap_good(&s->pm, lo, hi, need, &run_lo, &end))
 			return 0;
-		prot &= (unsigned)(s->ent[k].sp & PROT_MASK);
+		prot = need == RWC_NEED_WRITE ? RWC_PROT_W : need == RWC_NEED_READ ? RWC_PROT_R
+										 : RWC_PROT_R | RWC_PROT_W;
+	} else {
+		k = find(s, n, ntop, lo);
+		if (k >= n || (s->ent[k].sp & ~(uintptr_t)PROT_MASK) > lo)
+			return 0;
+		run_lo = s->ent[k].sp & ~(uintptr_t)PROT_MASK;
+		prot = (unsigned)(s->ent[k].sp & PROT_MASK);
 		end = s->ent[k].end;
+		while (end < hi) { /* contiguous regions */
+			if (++k >= n || (s->ent[k].sp & ~(uintptr_t)PROT_MASK) != end)
+				return 0;
+			prot &= (unsigned)(s->ent[k].sp & PROT_MASK);
+			end = s->ent[k].end;
+		}
+		if ((ok_bits(prot) & need) != need)
+			return 0;
 	}
-	if ((ok_bits(prot) & need) != need)
-		return 0;
 	if (overlay_overlaps(s, novl, run_lo, end)) {
 		if (overlay_overlaps(s, novl, lo, hi))
 			return 0; /* the full path weighs the overlay */
