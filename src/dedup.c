@@ -29,6 +29,7 @@ struct rwc_site *rwc_dedup_hit(uintptr_t pc, unsigned problem, const char *call,
 			} else {
 				s->problem = problem;
 				s->call = call;
+				__atomic_add_fetch(&rwc_perproc->nsites, 1, __ATOMIC_RELEASE);
 				__atomic_store_n(&s->count, 1, __ATOMIC_RELEASE);
 				return s;
 			}
@@ -81,6 +82,8 @@ static void flush_one(const struct rwc_site *s, unsigned more)
 
 void rwc_dedup_flush(void)
 {
+	if (!__atomic_load_n(&rwc_perproc->nsites, __ATOMIC_ACQUIRE))
+		return; /* nothing to say: and no page of the table is touched */
 	for (unsigned i = 0; i < RWC_SITES; i++) {
 		struct rwc_site *s = &rwc_perproc->sites[i];
 		unsigned n = __atomic_load_n(&s->count, __ATOMIC_ACQUIRE);

@@ -29,6 +29,7 @@ struct rwc_perproc {
 	pid_t owner;          /* the process this memory is the state of */
 	int snap_writer;      /* snapshot.c's writer try-lock */
 	struct rwc_lock report; /* report.c: one report at a time */
+	unsigned nsites;      /* sites claimed */
 	struct rwc_site sites[RWC_SITES];
 };
 
