@@ -192,10 +192,11 @@ static void fake_warn(const char *knob, const char *value, const char *expected)
 static void test_knobs(void)
 {
 	static const char *const names[] = {"a", "bb", NULL};
-	struct rwc_knobs k = {RWC_FORMAT_TEXT, RWC_ACTION_REPORT, 16, "", "", 1};
+	struct rwc_knobs k;
 	unsigned long n;
 	int e;
 
+	memset(&k, 0, sizeof k);
 	ok(rwc_parse_uint("0", 64, &n) == 0 && n == 0, "uint 0");
 	ok(rwc_parse_uint("64", 64, &n) == 0 && n == 64, "uint at max");
 	ok(rwc_parse_uint("65", 64, &n) < 0, "uint above max");
@@ -232,28 +233,28 @@ static void test_pagemap(void)
 	static uint64_t mem[1 << 16];
 	struct rwc_pagemap m;
 	uintptr_t a, b;
-	const unsigned RW = RWC_NEED_READ | RWC_NEED_WRITE, R = RWC_NEED_READ, W = RWC_NEED_WRITE;
+	const unsigned RW = RWC_NEED_READ | RWC_NEED_WRITE, RD = RWC_NEED_READ, W = RWC_NEED_WRITE;
 
 	rwc_pagemap_init(&m, mem, sizeof mem / sizeof mem[0], 12);
-	ok(rwc_pagemap_set(&m, 0x1000, 0x3000, RW) == 0 && rwc_pagemap_set(&m, 0x3000, 0x4000, R) == 0 &&
+	ok(rwc_pagemap_set(&m, 0x1000, 0x3000, RW) == 0 && rwc_pagemap_set(&m, 0x3000, 0x4000, RD) == 0 &&
 	   rwc_pagemap_set(&m, 0x40000000, 0x80000000, RW) == 0 &&       /* a whole 1 GiB granule */
 	   rwc_pagemap_set(&m, 0x7f0000001000, 0x7f0000002000, RW) == 0, "ranges set");
 	ok(rwc_pagemap_good(&m, 0x1800, 0x2800, W, &a, &b) && a == 0x1000 && b == 0x3000,
 	   "inside two rw pages: good, with the pages around it");
 	ok(!rwc_pagemap_good(&m, 0x2800, 0x3800, W, &a, &b), "into a read-only page: not good for writing");
-	ok(rwc_pagemap_good(&m, 0x2800, 0x3800, R, &a, &b), "... but good for reading");
-	ok(!rwc_pagemap_good(&m, 0x3800, 0x4800, R, &a, &b), "into an unmapped page: not good");
-	ok(!rwc_pagemap_good(&m, 0x800, 0x1800, R, &a, &b), "from an unmapped page: not good");
+	ok(rwc_pagemap_good(&m, 0x2800, 0x3800, RD, &a, &b), "... but good for reading");
+	ok(!rwc_pagemap_good(&m, 0x3800, 0x4800, RD, &a, &b), "into an unmapped page: not good");
+	ok(!rwc_pagemap_good(&m, 0x800, 0x1800, RD, &a, &b), "from an unmapped page: not good");
 	ok(rwc_pagemap_good(&m, 0x50000000, 0x50010000, RW, &a, &b) &&
 	   rwc_pagemap_good(&m, 0x7ffff000, 0x80000000, RW, &a, &b), "inside a uniform granule");
-	ok(!rwc_pagemap_good(&m, 0x7ffff000, 0x80001000, R, &a, &b), "running off the granule's end");
-	ok(rwc_pagemap_good(&m, 0x7f0000001000, 0x7f0000001001, R, &a, &b) &&
-	   !rwc_pagemap_good(&m, 0x7f0000000fff, 0x7f0000001001, R, &a, &b), "a lone high page");
-	ok(rwc_pagemap_set(&m, 0x50000000, 0x50001000, 0) == 0 && !rwc_pagemap_good(&m, 0x50000000, 0x50000001, R, &a, &b) &&
+	ok(!rwc_pagemap_good(&m, 0x7ffff000, 0x80001000, RD, &a, &b), "running off the granule's end");
+	ok(rwc_pagemap_good(&m, 0x7f0000001000, 0x7f0000001001, RD, &a, &b) &&
+	   !rwc_pagemap_good(&m, 0x7f0000000fff, 0x7f0000001001, RD, &a, &b), "a lone high page");
+	ok(rwc_pagemap_set(&m, 0x50000000, 0x50001000, 0) == 0 && !rwc_pagemap_good(&m, 0x50000000, 0x50000001, RD, &a, &b) &&
 	   rwc_pagemap_good(&m, 0x50001000, 0x50002000, RW, &a, &b), "a hole punched into a uniform granule");
-	ok(!rwc_pagemap_good(&m, 0xffffffffff600000, 0xffffffffff600010, R, &a, &b), "beyond the tree: cannot tell");
+	ok(!rwc_pagemap_good(&m, 0xffffffffff600000, 0xffffffffff600010, RD, &a, &b), "beyond the tree: cannot tell");
 	rwc_pagemap_init(&m, mem, 600, 12);
-	ok(rwc_pagemap_set(&m, 0x1000, 0x2000, RW) < 0 && !m.ok && !rwc_pagemap_good(&m, 0x1000, 0x1001, R, &a, &b),
+	ok(rwc_pagemap_set(&m, 0x1000, 0x2000, RW) < 0 && !m.ok && !rwc_pagemap_good(&m, 0x1000, 0x1001, RD, &a, &b),
 	   "out of memory: says so, and answers nothing");
 }
 
