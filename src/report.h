@@ -20,6 +20,9 @@ struct rwc_finding {
 	struct rwc_verdict v; /* memory problems: the bad bytes and what lies there */
 };
 
+/* Is the finding about memory (the bytes and region fields apply)? */
+int rwc_is_memory_problem(const struct rwc_finding *f);
+
 void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr);
 /* TEXT (the text report, or NULL) and SUPP (a generated suppression, or

@@ -1,0 +1,341 @@
+/* format.c: the text and JSON forms of a report (see report.h).  Pure:
+ * builds into a caller's buffer with fmt.h; no allocation, signal-safe. */
+#include "config.h"
+
+#include "report.h"
+
+#include <limits.h>
+
+#include "knobs.h"
+
+int rwc_is_memory_problem(const struct rwc_finding *f)
+{
+	return f->v.problem != RWC_OK &&
+	       (f->problem == RWC_BUF_UNMAPPED || f->problem == RWC_BUF_NOT_WRITABLE ||
+		f->problem == RWC_BUF_NOT_READABLE || f->problem == RWC_IOV_ARRAY_BAD);
+}
+
+/* "buf", "iov[2]", "the iovec array", ... */
+static void what(struct rwc_fmt *o, const struct rwc_finding *f)
+{
+	rwc_fmt_str(o, f->what);
+	if (f->iov_index >= 0) {
+		rwc_fmt_char(o, '[');
+		rwc_fmt_i64(o, f->iov_index);
+		rwc_fmt_char(o, ']');
+	}
+}
+
+static void message(struct rwc_fmt *o, const struct rwc_call *c, const struct rwc_finding *f)
+{
+	if (rwc_is_memory_problem(f)) {
+		uint64_t a = f->v.bad_lo - f->v.lo, b = f->v.bad_hi - f->v.lo - 1;
+		int one = (a == b);
+
+		rwc_fmt_str(o, one ? "byte " : "bytes ");
+		rwc_fmt_u64(o, a);
+		if (!one) {
+			rwc_fmt_str(o, "..");
+			rwc_fmt_u64(o, b);
+		}
+		rwc_fmt_str(o, " of ");
+		what(o, f);
+		rwc_fmt_str(o, one ? " is " : " are ");
+		rwc_fmt_str(o, f->v.problem == RWC_BUF_UNMAPPED ? "not mapped"
+			       : f->v.problem == RWC_BUF_NOT_WRITABLE ? "not writable"
+								      : "not readable");
+		return;
+	}
+	switch (f->problem) {
+	case RWC_OFFSET_NEGATIVE:
+		rwc_fmt_str(o, "offset ");
+		rwc_fmt_i64(o, c->offset);
+		rwc_fmt_str(o, " is negative");
+		break;
+	case RWC_OFFSET_OVERFLOW:
+		rwc_fmt_str(o, "offset ");
+		rwc_fmt_i64(o, c->offset);
+		rwc_fmt_str(o, " + count ");
+		rwc_fmt_u64(o, c->shape == RWC_SHAPE_BUF ? c->count : f->total);
+		rwc_fmt_str(o, " overflows a 64-bit file offset");
+		break;
+	case RWC_COUNT_TOO_LARGE:
+		rwc_fmt_str(o, "count ");
+		rwc_fmt_u64(o, c->count);
+		rwc_fmt_str(o, " exceeds SSIZE_MAX");
+		break;
+	case RWC_IOVCNT_INVALID:
+		rwc_fmt_str(o, "iovcnt ");
+		rwc_fmt_i64(o, c->iovcnt);
+		rwc_fmt_str(o, " is outside 0..");
+		rwc_fmt_u64(o, IOV_MAX);
+		break;
+	case RWC_IOV_LEN_OVERFLOW:
+		rwc_fmt_str(o, "the iovec lengths add up past SSIZE_MAX");
+		break;
+	default:
+		rwc_fmt_str(o, rwc_problem_name(f->problem));
+		break;
+	}
+}
+
+static void perms(struct rwc_fmt *o, unsigned p)
+{
+	char s[5] = {(p & RWC_PROT_R) ? 'r' : '-', (p & RWC_PROT_W) ? 'w' : '-',
+		     (p & RWC_PROT_X) ? 'x' : '-', (p & RWC_PROT_SHARED) ? 's' : 'p', 0};
+	rwc_fmt_str(o, s);
+}
+
+static void region_text(struct rwc_fmt *o, const struct rwc_region_desc *d)
+{
+	rwc_fmt_hex(o, d->start);
+	rwc_fmt_char(o, '-');
+	rwc_fmt_hex(o, d->end);
+	rwc_fmt_char(o, ' ');
+	perms(o, d->prot);
+	if (d->path[0]) {
+		rwc_fmt_char(o, ' ');
+		rwc_fmt_str(o, d->path);
+	}
+}
+
+static void call_text(struct rwc_fmt *o, const struct rwc_call *c)
+{
+	rwc_fmt_str(o, c->name);
+	rwc_fmt_char(o, '(');
+	if (c->sysname) {
+		rwc_fmt_str(o, "SYS_");
+		rwc_fmt_str(o, c->sysname);
+		rwc_fmt_str(o, ", ");
+	}
+	rwc_fmt_str(o, "fd=");
+	rwc_fmt_i64(o, c->fd);
+	if (c->shape == RWC_SHAPE_BUF) {
+		rwc_fmt_str(o, ", buf=");
+		rwc_fmt_hex(o, (uintptr_t)c->buf);
+		rwc_fmt_str(o, ", count=");
+		rwc_fmt_u64(o, c->count);
+	} else if (c->shape == RWC_SHAPE_IOV) {
+		rwc_fmt_str(o, ", iov=");
+		rwc_fmt_hex(o, (uintptr_t)c->iov);
+		rwc_fmt_str(o, ", iovcnt=");
+		rwc_fmt_i64(o, c->iovcnt);
+	} else {
+		rwc_fmt_str(o, ", msg=");
+		rwc_fmt_hex(o, (uintptr_t)c->msg);
+	}
+	if (c->has_offset) {
+		rwc_fmt_str(o, ", offset=");
+		rwc_fmt_i64(o, c->offset);
+	}
+	rwc_fmt_char(o, ')');
+}
+
+static void prefix(struct rwc_fmt *o, long pid)
+{
+	rwc_fmt_str(o, "rwcheck[");
+	rwc_fmt_i64(o, pid);
+	rwc_fmt_str(o, "]: ");
+}
+
+void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
+		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr)
+{
+	prefix(o, pid);
+	call_text(o, c);
+	rwc_fmt_str(o, ": ");
+	message(o, c, f);
+	rwc_fmt_str(o, " [");
+	rwc_fmt_str(o, rwc_problem_name(f->problem));
+	rwc_fmt_str(o, "]\n");
+	if (rwc_is_memory_problem(f)) {
+		const struct rwc_verdict *v = &f->v;
+
+		prefix(o, pid);
+		rwc_fmt_str(o, "  ");
+		what(o, f);
+		rwc_fmt_char(o, '+');
+		rwc_fmt_u64(o, v->bad_lo - v->lo);
+		if (v->problem != RWC_BUF_UNMAPPED && v->at.valid) {
+			rwc_fmt_str(o, " is inside ");
+			region_text(o, &v->at);
+		} else if (v->prev.valid) {
+			rwc_fmt_str(o, " is ");
+			rwc_fmt_u64(o, v->bad_lo - v->prev.end);
+			rwc_fmt_str(o, " bytes past the end of ");
+			region_text(o, &v->prev);
+		} else if (v->next.valid) {
+			rwc_fmt_str(o, " is ");
+			rwc_fmt_u64(o, v->next.start - v->bad_lo);
+			rwc_fmt_str(o, " bytes before the start of ");
+			region_text(o, &v->next);
+		} else {
+			rwc_fmt_str(o, " is not in any mapping");
+		}
+		rwc_fmt_char(o, '\n');
+	}
+	for (int i = 0; i < nfr; i++) {
+		prefix(o, pid);
+		rwc_fmt_str(o, "    #");
+		rwc_fmt_i64(o, i);
+		rwc_fmt_char(o, ' ');
+		rwc_fmt_hex(o, fr[i].pc);
+		rwc_fmt_str(o, " in ");
+		rwc_fmt_str(o, fr[i].function[0] ? fr[i].function : "??");
+		if (fr[i].file[0]) {
+			rwc_fmt_char(o, ' ');
+			rwc_fmt_str(o, fr[i].file);
+			rwc_fmt_char(o, ':');
+			rwc_fmt_i64(o, fr[i].line);
+		} else if (fr[i].module[0]) {
+			rwc_fmt_str(o, " (");
+			rwc_fmt_str(o, fr[i].module);
+			rwc_fmt_char(o, '+');
+			rwc_fmt_hex(o, fr[i].module_off);
+			rwc_fmt_char(o, ')');
+		}
+		rwc_fmt_char(o, '\n');
+	}
+}
+
+static void json_hex(struct rwc_fmt *o, int *first, const char *k, uint64_t v)
+{
+	rwc_fmt_json_key(o, first, k);
+	rwc_fmt_char(o, '"');
+	rwc_fmt_hex(o, v);
+	rwc_fmt_char(o, '"');
+}
+
+static void json_int(struct rwc_fmt *o, int *first, const char *k, int64_t v)
+{
+	rwc_fmt_json_key(o, first, k);
+	rwc_fmt_i64(o, v);
+}
+
+static void json_uint(struct rwc_fmt *o, int *first, const char *k, uint64_t v)
+{
+	rwc_fmt_json_key(o, first, k);
+	rwc_fmt_u64(o, v);
+}
+
+static void json_str(struct rwc_fmt *o, int *first, const char *k, const char *v)
+{
+	rwc_fmt_json_key(o, first, k);
+	rwc_fmt_json_str(o, v);
+}
+
+static void json_mapping(struct rwc_fmt *o, const struct rwc_region_desc *d, const char *kind)
+{
+	char p[5];
+	struct rwc_fmt pf;
+	int first = 1;
+
+	rwc_fmt_init(&pf, p, sizeof p);
+	perms(&pf, d->prot);
+	rwc_fmt_char(o, '{');
+	if (kind)
+		json_str(o, &first, "kind", kind);
+	json_hex(o, &first, "start", d->start);
+	json_hex(o, &first, "end", d->end);
+	json_str(o, &first, "perms", p);
+	json_hex(o, &first, "offset", d->offset);
+	json_str(o, &first, "path", d->path);
+	rwc_fmt_char(o, '}');
+}
+
+static void json_region(struct rwc_fmt *o, const struct rwc_verdict *v)
+{
+	int first = 1;
+
+	if (v->problem != RWC_BUF_UNMAPPED && v->at.valid) {
+		json_mapping(o, &v->at, "mapping");
+		return;
+	}
+	rwc_fmt_char(o, '{');
+	json_str(o, &first, "kind", "gap");
+	json_hex(o, &first, "start", v->prev.valid ? v->prev.end : 0);
+	if (v->next.valid)
+		json_hex(o, &first, "end", v->next.start);
+	if (v->prev.valid) {
+		rwc_fmt_json_key(o, &first, "below");
+		json_mapping(o, &v->prev, NULL);
+	}
+	if (v->next.valid) {
+		rwc_fmt_json_key(o, &first, "above");
+		json_mapping(o, &v->next, NULL);
+	}
+	rwc_fmt_char(o, '}');
+}
+
+static void json_frames(struct rwc_fmt *o, const struct rwc_frame *fr, int nfr)
+{
+	rwc_fmt_char(o, '[');
+	for (int i = 0; i < nfr; i++) {
+		int first = 1;
+
+		if (i)
+			rwc_fmt_char(o, ',');
+		rwc_fmt_char(o, '{');
+		json_hex(o, &first, "pc", fr[i].pc);
+		json_str(o, &first, "module", fr[i].module);
+		if (fr[i].function[0])
+			json_str(o, &first, "function", fr[i].function);
+		if (fr[i].file[0]) {
+			json_str(o, &first, "file", fr[i].file);
+			json_int(o, &first, "line", fr[i].line);
+		}
+		rwc_fmt_char(o, '}');
+	}
+	rwc_fmt_char(o, ']');
+}
+
+void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
+		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr,
+		     const char *text, const char *supp)
+{
+	static const char *const actions[] = {"report", "efault", "abort"};
+	char msg[512];
+	struct rwc_fmt m;
+	int first = 1;
+
+	rwc_fmt_init(&m, msg, sizeof msg);
+	message(&m, c, f);
+	rwc_fmt_char(o, '{');
+	json_str(o, &first, "call", c->name);
+	if (c->sysname)
+		json_str(o, &first, "syscall", c->sysname);
+	json_str(o, &first, "problem", rwc_problem_name(f->problem));
+	json_int(o, &first, "pid", pid);
+	json_int(o, &first, "fd", c->fd);
+	json_hex(o, &first, "buf", (uintptr_t)f->buf);
+	json_uint(o, &first, "count", f->count);
+	if (c->has_offset)
+		json_int(o, &first, "offset", c->offset);
+	if (f->iov_index >= 0)
+		json_int(o, &first, "iov_index", f->iov_index);
+	if (c->shape != RWC_SHAPE_BUF)
+		json_str(o, &first, "what", f->what);
+	json_str(o, &first, "message", msg);
+	if (rwc_is_memory_problem(f)) {
+		int bf = 1;
+
+		rwc_fmt_json_key(o, &first, "bad");
+		rwc_fmt_char(o, '{');
+		json_uint(o, &bf, "first", f->v.bad_lo - f->v.lo);
+		json_uint(o, &bf, "last", f->v.bad_hi - f->v.lo - 1);
+		json_hex(o, &bf, "start", f->v.bad_lo);
+		json_hex(o, &bf, "end", f->v.bad_hi);
+		rwc_fmt_char(o, '}');
+		rwc_fmt_json_key(o, &first, "region");
+		json_region(o, &f->v);
+	}
+	json_str(o, &first, "action", actions[rwc_knobs.action]);
+	json_hex(o, &first, "caller", (uintptr_t)c->caller);
+	rwc_fmt_json_key(o, &first, "frames");
+	json_frames(o, fr, nfr);
+	if (text)
+		json_str(o, &first, "text", text);
+	if (supp)
+		json_str(o, &first, "suppression", supp);
+	rwc_fmt_str(o, "}\n");
+}
