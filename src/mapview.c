@@ -69,11 +69,6 @@ int rwc_map_open(void)
 	return fd;
 }
 
-static ssize_t real_read_fn(int fd, void *buf, size_t n)
-{
-	return REAL(read)(fd, buf, n);
-}
-
 /* ---- asking the kernel ---------------------------------------------- */
 
 /* Verdict by ioctl(PROCMAP_QUERY): 0 done, -1 unsupported or failed. */
@@ -130,7 +125,7 @@ static int parse_verdict(int fd, struct rwc_verdict *v)
 
 	if (lseek(fd, 0, SEEK_SET) != 0)
 		return -1;
-	if (rwc_maps_scan(fd, real_read_fn, buf, sizeof buf, feed_entry, v, NULL) < 0)
+	if (rwc_maps_scan(fd, rwc_read_real, buf, sizeof buf, feed_entry, v, NULL) < 0)
 		return -1;
 	rwc_verdict_finish(v);
 	return 0;

@@ -42,12 +42,6 @@ static inline int rwc_once(struct rwc_once *o, int (*load)(void))
 	return s == 1;
 }
 
-/* Has the loader run, and succeeded?  Never runs it. */
-static inline int rwc_once_done(struct rwc_once *o)
-{
-	return __atomic_load_n(&o->state, __ATOMIC_ACQUIRE) == 1;
-}
-
 /* A lock for the report path: other threads wait their turn; the holding
  * thread re-entering (from a signal handler) is refused instead. */
 struct rwc_lock {

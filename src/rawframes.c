@@ -5,23 +5,18 @@
 
 #include "rawframes.h"
 
-#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "maps_parse.h"
+#include "mapview.h"
 #include "real.h"
 
 struct ctx {
 	struct rwc_frame *fr;
 	int n;
 };
-
-static ssize_t real_read_fn(int fd, void *buf, size_t n)
-{
-	return REAL(read)(fd, buf, n);
-}
 
 static int place(const struct rwc_map_entry *e, void *arg)
 {
@@ -44,11 +39,11 @@ void rwc_raw_modules(struct rwc_frame *fr, int n)
 {
 	struct ctx c = {fr, n};
 	char buf[2048];
-	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	int fd = rwc_map_open();
 
 	if (fd < 0)
 		return;
-	rwc_maps_scan(fd, real_read_fn, buf, sizeof buf, place, &c, NULL);
+	rwc_maps_scan(fd, rwc_read_real, buf, sizeof buf, place, &c, NULL);
 	close(fd);
 }
 

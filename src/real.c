@@ -51,3 +51,8 @@ void rwc_real_bind_early(void)
 	if (!__atomic_load_n(&rwc_real_ptr[RWC_IDX_write], __ATOMIC_ACQUIRE))
 		rwc_real_bind(RWC_IDX_write);
 }
+
+ssize_t rwc_read_real(int fd, void *buf, size_t n)
+{
+	return REAL(read)(fd, buf, n);
+}

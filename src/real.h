@@ -44,6 +44,10 @@ static inline void *rwc_real_get(unsigned idx)
 	return p;
 }
 
+/* The real read(), as a plain function: the reader the library's own
+ * scans of /proc/self/maps pass to rwc_maps_scan. */
+ssize_t rwc_read_real(int fd, void *buf, size_t n);
+
 /* REAL(read)(fd, buf, n): the next definition of read, correctly typed. */
 #define REAL(f) ((__typeof__(&f))rwc_real_get(RWC_IDX_##f))
 

@@ -129,11 +129,6 @@ static void write_end(struct snap *s)
 	__atomic_add_fetch(&s->seq, 1, __ATOMIC_RELEASE);
 }
 
-static ssize_t real_read_fn(int fd, void *buf, size_t n)
-{
-	return REAL(read)(fd, buf, n);
-}
-
 static int snap_add(const struct rwc_map_entry *e, void *arg)
 {
 	struct snap *s = arg;
@@ -221,7 +216,7 @@ static int refresh(void)
 	s->n = 0;
 	s->novl = 0;
 	s->complete = 1;
-	rc = rwc_maps_scan(fd, real_read_fn, scan_buf, SCAN_BUF, snap_add, s, NULL);
+	rc = rwc_maps_scan(fd, rwc_read_real, scan_buf, SCAN_BUF, snap_add, s, NULL);
 	if (rc < 0)
 		s->complete = 0;
 	build_index(s);
@@ -332,7 +327,7 @@ int rwc_snap_good(uintptr_t lo, size_t len, unsigned need)
 	int i = __atomic_load_n(&cur, __ATOMIC_ACQUIRE);
 	uintptr_t hi = lo + len, run_lo, end;
 	const struct snap *s;
-	unsigned seq, novl, prot;
+	unsigned seq, novl, prot, ok; /* ok: the needs the range is known good for */
 	size_t n, ntop, k;
 
 	if (i < 0 || hi < lo)
@@ -351,8 +346,7 @@ int rwc_snap_good(uintptr_t lo, size_t len, unsigned need)
 		/* flat in the number of mappings: a few loads in the page map */
 		if (overlay_overlaps(s, novl, lo, hi) || !rwc_pagemap_good(&s->pm, lo, hi, need, &run_lo, &end))
 			return 0;
-		prot = need == RWC_NEED_WRITE ? RWC_PROT_W : need == RWC_NEED_READ ? RWC_PROT_R
-										 : RWC_PROT_R | RWC_PROT_W;
+		ok = need;
 	} else {
 		k = find(s, n, ntop, lo);
 		if (k >= n || (s->ent[k].sp & ~(uintptr_t)PROT_MASK) > lo)
@@ -366,7 +360,8 @@ int rwc_snap_good(uintptr_t lo, size_t len, unsigned need)
 			prot &= (unsigned)(s->ent[k].sp & PROT_MASK);
 			end = s->ent[k].end;
 		}
-		if ((ok_bits(prot) & need) != need)
+		ok = ok_bits(prot);
+		if ((ok & need) != need)
 			return 0;
 	}
 	if (overlay_overlaps(s, novl, run_lo, end)) {
@@ -377,7 +372,7 @@ int rwc_snap_good(uintptr_t lo, size_t len, unsigned need)
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) != seq)
 		return 0;
-	rwc_tcache_fill(g, run_lo, end, ok_bits(prot));
+	rwc_tcache_fill(g, run_lo, end, ok);
 	return 1;
 }
 
