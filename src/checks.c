@@ -187,3 +187,50 @@ enum rwc_problem rwc_check_iov_total(const struct iovec *iov, long iovcnt, size_
 	*total = sum;
 	return RWC_OK;
 }
+
+static uintptr_t range_end(uintptr_t lo, size_t n)
+{
+	return n > UINTPTR_MAX - lo ? UINTPTR_MAX : lo + n;
+}
+
+enum rwc_problem rwc_heap_verdict(uintptr_t lo, size_t n, uintptr_t live, size_t lsize,
+				  uintptr_t freed, size_t fsize, struct rwc_bounds *b,
+				  uintptr_t *bad_lo, uintptr_t *bad_hi)
+{
+	uintptr_t hi = range_end(lo, n);
+
+	b->kind = RWC_HOLDER_NONE;
+	if (n == 0)
+		return RWC_OK;
+	if (lsize && lo >= live && lo - live < lsize) {
+		b->kind = RWC_HOLDER_BLOCK;
+		b->lo = live;
+		b->hi = b->limit = live + lsize;
+		if (hi <= b->hi)
+			return RWC_OK;
+		*bad_lo = b->hi;
+		*bad_hi = hi;
+		return RWC_HEAP_OVERFLOW;
+	}
+	if (fsize && freed > live && (!lsize || freed - live >= lsize) && lo >= freed && lo - freed < fsize) {
+		b->kind = RWC_HOLDER_FREED;
+		b->lo = freed;
+		b->hi = b->limit = freed + fsize;
+		*bad_lo = lo;
+		*bad_hi = hi < b->hi ? hi : b->hi;
+		return RWC_HEAP_OVERFLOW;
+	}
+	return RWC_OK;
+}
+
+enum rwc_problem rwc_stack_verdict(uintptr_t lo, size_t n, const struct rwc_bounds *b,
+				   uintptr_t *bad_lo, uintptr_t *bad_hi)
+{
+	uintptr_t hi = range_end(lo, n);
+
+	if (n == 0 || b->kind != RWC_HOLDER_FRAME || lo < b->lo || lo >= b->hi || hi <= b->limit)
+		return RWC_OK;
+	*bad_lo = b->limit > lo ? b->limit : lo;
+	*bad_hi = hi;
+	return RWC_STACK_OVERFLOW;
+}

@@ -64,6 +64,33 @@ void rwc_verdict_array(struct rwc_verdict *v, const struct rwc_region *r, size_t
  * v->lo (or one before it, to describe a gap below). */
 void rwc_verdict_run(struct rwc_verdict *v, const struct rwc_region *r, size_t n, size_t from);
 
+/* What holds a buffer beyond its mapping: a malloc block (live or freed)
+ * or a stack frame (bounds.c finds them; these verdicts are pure). */
+enum rwc_holder { RWC_HOLDER_NONE, RWC_HOLDER_BLOCK, RWC_HOLDER_FREED, RWC_HOLDER_FRAME };
+
+struct rwc_bounds {
+	enum rwc_holder kind;
+	uintptr_t lo, hi;   /* block: its usable bytes; frame: [sp, cfa) */
+	uintptr_t limit;    /* frame: first saved register or return address above
+	                     * the buffer, or cfa; block: hi */
+	uintptr_t origin;   /* block: the call site that allocated it, or 0 */
+	uintptr_t pc;       /* frame: its pc */
+	int index;          /* frame: 0 for the caller of the I/O call, 1 its caller... */
+};
+
+/* Heap verdict on [lo, lo+n): LIVE/LSIZE the nearest live block starting at
+ * or below lo (LSIZE 0: none), FREED/FSIZE the nearest freed one (only
+ * when above LIVE).  RWC_HEAP_OVERFLOW when the range runs past the live
+ * block holding lo, or lo lies in the freed block; fills B and the bad
+ * bytes [*bad_lo, *bad_hi). */
+enum rwc_problem rwc_heap_verdict(uintptr_t lo, size_t n, uintptr_t live, size_t lsize,
+				  uintptr_t freed, size_t fsize, struct rwc_bounds *b,
+				  uintptr_t *bad_lo, uintptr_t *bad_hi);
+/* Stack verdict on [lo, lo+n) held by the frame B (kind RWC_HOLDER_FRAME):
+ * RWC_STACK_OVERFLOW when the range reaches B->limit. */
+enum rwc_problem rwc_stack_verdict(uintptr_t lo, size_t n, const struct rwc_bounds *b,
+				   uintptr_t *bad_lo, uintptr_t *bad_hi);
+
 enum rwc_problem rwc_check_count(size_t count);
 static inline enum rwc_problem rwc_check_offset(int64_t offset, size_t count, int minus_one_ok)
 {

@@ -62,6 +62,12 @@ struct rwc_call {
 	int offset_minus_one_ok;  /* preadv2/pwritev2: -1 is "current position" */
 	int64_t offset;
 	void *caller;             /* return address into the caller */
+	void *caller_sp;          /* the caller's stack pointer at the call (its
+	                           * frame starts there); NULL: unknown */
 };
+
+/* The caller's stack pointer at the call, in an exported entry point: the
+ * entry point's canonical frame address. */
+#define RWC_CALLER_SP() __builtin_dwarf_cfa()
 
 #endif

@@ -9,6 +9,7 @@
 
 #include <limits.h>
 
+#include "bounds.h"
 #include "common.h"
 
 #define RWC_TCACHE_N 4
@@ -58,8 +59,10 @@ static inline int rwc_fast_buf(const void *p, size_t n, unsigned need)
 	return RWC_LIKELY(n <= (size_t)SSIZE_MAX) && rwc_quick_range(p, n, need);
 }
 
-/* The same for a vector call: count, array, total, every segment. */
-static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned need, size_t *total)
+/* The same for a vector call: count, array, total, every segment (and
+ * its heap block or stack frame; SP and PC as for rwc_bounds_fast). */
+static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned need, size_t *total,
+			       const void *sp, const void *pc)
 {
 	size_t sum = 0;
 
@@ -68,7 +71,8 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 		return 0;
 	for (long i = 0; i < iovcnt; i++) {
 		size_t len = iov[i].iov_len;
-		if (len > (size_t)SSIZE_MAX - sum || !rwc_quick_range(iov[i].iov_base, len, need))
+		if (len > (size_t)SSIZE_MAX - sum || !rwc_quick_range(iov[i].iov_base, len, need) ||
+		    !rwc_bounds_fast(iov[i].iov_base, len, sp, pc))
 			return 0;
 		sum += len;
 	}

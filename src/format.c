@@ -15,6 +15,12 @@ int rwc_is_memory_problem(const struct rwc_finding *f)
 		f->problem == RWC_BUF_NOT_READABLE || f->problem == RWC_IOV_ARRAY_BAD);
 }
 
+int rwc_is_bounds_problem(const struct rwc_finding *f)
+{
+	return (f->problem == RWC_HEAP_OVERFLOW || f->problem == RWC_STACK_OVERFLOW) &&
+	       f->bounds.kind != RWC_HOLDER_NONE;
+}
+
 /* "buf", "iov[2]", "the iovec array", ... */
 static void what(struct rwc_fmt *o, const struct rwc_finding *f)
 {
@@ -26,9 +32,21 @@ static void what(struct rwc_fmt *o, const struct rwc_finding *f)
 	}
 }
 
+static const char *bounds_words(const struct rwc_finding *f)
+{
+	switch (f->bounds.kind) {
+	case RWC_HOLDER_BLOCK:
+		return "past the end of its heap block";
+	case RWC_HOLDER_FREED:
+		return "in a freed heap block";
+	default:
+		return "past its stack frame (saved registers, return address, callers' frames)";
+	}
+}
+
 static void message(struct rwc_fmt *o, const struct rwc_call *c, const struct rwc_finding *f)
 {
-	if (rwc_is_memory_problem(f)) {
+	if (rwc_is_memory_problem(f) || rwc_is_bounds_problem(f)) {
 		uint64_t a = f->v.bad_lo - f->v.lo, b = f->v.bad_hi - f->v.lo - 1;
 		int one = (a == b);
 
@@ -41,6 +59,10 @@ static void message(struct rwc_fmt *o, const struct rwc_call *c, const struct rw
 		rwc_fmt_str(o, " of ");
 		what(o, f);
 		rwc_fmt_str(o, one ? " is " : " are ");
+		if (rwc_is_bounds_problem(f)) {
+			rwc_fmt_str(o, bounds_words(f));
+			return;
+		}
 		rwc_fmt_str(o, f->v.problem == RWC_BUF_UNMAPPED ? "not mapped"
 			       : f->v.problem == RWC_BUF_NOT_WRITABLE ? "not writable"
 								      : "not readable");
@@ -138,6 +160,82 @@ static void prefix(struct rwc_fmt *o, long pid)
 	rwc_fmt_str(o, "]: ");
 }
 
+static void frame_where(struct rwc_fmt *o, const struct rwc_frame *fr)
+{
+	rwc_fmt_str(o, fr->function[0] ? fr->function : "??");
+	if (fr->file[0]) {
+		rwc_fmt_str(o, " (");
+		rwc_fmt_str(o, fr->file);
+		rwc_fmt_char(o, ':');
+		rwc_fmt_i64(o, fr->line);
+		rwc_fmt_char(o, ')');
+	}
+}
+
+static void span(struct rwc_fmt *o, uintptr_t lo, uintptr_t hi)
+{
+	rwc_fmt_hex(o, lo);
+	rwc_fmt_char(o, '-');
+	rwc_fmt_hex(o, hi);
+}
+
+/* The block or frame that holds the buffer, and (heap) where it was
+ * allocated. */
+static void bounds_text(struct rwc_fmt *o, long pid, const struct rwc_finding *f,
+			const struct rwc_frame *fr, int nfr)
+{
+	const struct rwc_bounds *b = &f->bounds;
+
+	prefix(o, pid);
+	rwc_fmt_str(o, "  ");
+	what(o, f);
+	rwc_fmt_char(o, '+');
+	rwc_fmt_u64(o, f->v.bad_lo - f->v.lo);
+	if (b->kind == RWC_HOLDER_FRAME) {
+		rwc_fmt_str(o, " is ");
+		rwc_fmt_u64(o, f->v.bad_lo - b->limit);
+		rwc_fmt_str(o, b->limit < b->hi ? " bytes past the locals of frame #"
+					       : " bytes past the end of frame #");
+		rwc_fmt_i64(o, b->index);
+		if (b->index < nfr) {
+			rwc_fmt_char(o, ' ');
+			frame_where(o, &fr[b->index]);
+		}
+		rwc_fmt_str(o, ", ");
+		span(o, b->lo, b->hi);
+		rwc_fmt_str(o, ", which holds ");
+		what(o, f);
+		rwc_fmt_str(o, " at +");
+		rwc_fmt_u64(o, f->v.lo - b->lo);
+		if (b->limit < b->hi) {
+			rwc_fmt_str(o, "; saved registers from +");
+			rwc_fmt_u64(o, b->limit - b->lo);
+		}
+		rwc_fmt_char(o, '\n');
+		return;
+	}
+	rwc_fmt_str(o, " is ");
+	if (b->kind == RWC_HOLDER_FREED) {
+		rwc_fmt_u64(o, f->v.bad_lo - b->lo);
+		rwc_fmt_str(o, " bytes inside a freed heap block of ");
+	} else {
+		rwc_fmt_u64(o, f->v.bad_lo - b->hi);
+		rwc_fmt_str(o, " bytes past the end of a heap block of ");
+	}
+	rwc_fmt_u64(o, b->hi - b->lo);
+	rwc_fmt_str(o, " bytes, ");
+	span(o, b->lo, b->hi);
+	rwc_fmt_char(o, '\n');
+	if (f->origin) {
+		prefix(o, pid);
+		rwc_fmt_str(o, "  the block was allocated at ");
+		rwc_fmt_hex(o, f->origin->pc);
+		rwc_fmt_str(o, " in ");
+		frame_where(o, f->origin);
+		rwc_fmt_char(o, '\n');
+	}
+}
+
 void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr)
 {
@@ -174,6 +272,8 @@ void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		}
 		rwc_fmt_char(o, '\n');
 	}
+	if (rwc_is_bounds_problem(f))
+		bounds_text(o, pid, f, fr, nfr);
 	for (int i = 0; i < nfr; i++) {
 		prefix(o, pid);
 		rwc_fmt_str(o, "    #");
@@ -267,24 +367,52 @@ static void json_region(struct rwc_fmt *o, const struct rwc_verdict *v)
 	rwc_fmt_char(o, '}');
 }
 
+static void json_frame(struct rwc_fmt *o, const struct rwc_frame *fr)
+{
+	int first = 1;
+
+	rwc_fmt_char(o, '{');
+	json_hex(o, &first, "pc", fr->pc);
+	json_str(o, &first, "module", fr->module);
+	if (fr->function[0])
+		json_str(o, &first, "function", fr->function);
+	if (fr->file[0]) {
+		json_str(o, &first, "file", fr->file);
+		json_int(o, &first, "line", fr->line);
+	}
+	rwc_fmt_char(o, '}');
+}
+
+/* The heap block or stack frame holding the buffer. */
+static void json_bounds(struct rwc_fmt *o, const struct rwc_finding *f)
+{
+	const struct rwc_bounds *b = &f->bounds;
+	int first = 1;
+
+	rwc_fmt_char(o, '{');
+	json_str(o, &first, "kind", b->kind == RWC_HOLDER_FRAME ? "stack-frame"
+				    : b->kind == RWC_HOLDER_FREED ? "freed-heap-block"
+								   : "heap-block");
+	json_hex(o, &first, "start", b->lo);
+	json_hex(o, &first, "end", b->hi);
+	json_uint(o, &first, "size", b->hi - b->lo);
+	if (b->kind == RWC_HOLDER_FRAME) {
+		json_hex(o, &first, "saved_from", b->limit);
+		json_int(o, &first, "frame", b->index);
+	} else if (f->origin) {
+		rwc_fmt_json_key(o, &first, "allocated_at");
+		json_frame(o, f->origin);
+	}
+	rwc_fmt_char(o, '}');
+}
+
 static void json_frames(struct rwc_fmt *o, const struct rwc_frame *fr, int nfr)
 {
 	rwc_fmt_char(o, '[');
 	for (int i = 0; i < nfr; i++) {
-		int first = 1;
-
 		if (i)
 			rwc_fmt_char(o, ',');
-		rwc_fmt_char(o, '{');
-		json_hex(o, &first, "pc", fr[i].pc);
-		json_str(o, &first, "module", fr[i].module);
-		if (fr[i].function[0])
-			json_str(o, &first, "function", fr[i].function);
-		if (fr[i].file[0]) {
-			json_str(o, &first, "file", fr[i].file);
-			json_int(o, &first, "line", fr[i].line);
-		}
-		rwc_fmt_char(o, '}');
+		json_frame(o, &fr[i]);
 	}
 	rwc_fmt_char(o, ']');
 }
@@ -328,6 +456,18 @@ void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		rwc_fmt_char(o, '}');
 		rwc_fmt_json_key(o, &first, "region");
 		json_region(o, &f->v);
+	} else if (rwc_is_bounds_problem(f)) {
+		int bf = 1;
+
+		rwc_fmt_json_key(o, &first, "bad");
+		rwc_fmt_char(o, '{');
+		json_uint(o, &bf, "first", f->v.bad_lo - f->v.lo);
+		json_uint(o, &bf, "last", f->v.bad_hi - f->v.lo - 1);
+		json_hex(o, &bf, "start", f->v.bad_lo);
+		json_hex(o, &bf, "end", f->v.bad_hi);
+		rwc_fmt_char(o, '}');
+		rwc_fmt_json_key(o, &first, "region");
+		json_bounds(o, f);
 	}
 	json_str(o, &first, "action", actions[rwc_knobs.action]);
 	json_hex(o, &first, "caller", (uintptr_t)c->caller);

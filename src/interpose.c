@@ -9,10 +9,18 @@
 #include <unistd.h>
 
 #include "call.h"
+#include "bounds.h"
 #include "fastpath.h"
 #include "real.h"
 
 #define ENTRY __attribute__((visibility("default"), noinline))
+
+#define RA __builtin_return_address(0)
+#define SP RWC_CALLER_SP()
+/* A buffer's bytes known good: mapped as needed, and within their heap
+ * block or stack frame. */
+#define GOOD(b, n, nd) (rwc_fast_buf(b, n, nd) && rwc_bounds_fast(b, n, SP, RA))
+#define GOODV(nd, t) rwc_fast_iov(iov, iovcnt, nd, t, SP, RA)
 
 /* The fast path: a call whose bytes this thread already knows are good. */
 #define FAST(cond, call)                                                \
@@ -21,7 +29,7 @@
 
 /* Describe, check; on a failed check (RWCHECK_ACTION=efault) return -1. */
 #define CHECK(...)                                                      \
-	struct rwc_call c = {__VA_ARGS__, .caller = __builtin_return_address(0)}; \
+	struct rwc_call c = {__VA_ARGS__, .caller = RA, .caller_sp = SP};      \
 	if (RWC_UNLIKELY(rwc_enter(&c)))                                \
 		return -1
 
@@ -33,21 +41,21 @@
 #define RWC_BUF(n, nd, bt)                                              \
 	ENTRY ssize_t n(int fd, bt buf, size_t count)                   \
 	{                                                               \
-		FAST(rwc_fast_buf(buf, count, nd), REAL(n)(fd, buf, count)); \
+		FAST(GOOD(buf, count, nd), REAL(n)(fd, buf, count)); \
 		CHECK(BUFC(n, nd, buf, count));                         \
 		return REAL(n)(fd, buf, count);                         \
 	}
 #define RWC_BUF_CHK(n)                                                  \
 	ENTRY ssize_t n(int fd, void *buf, size_t count, size_t buflen) \
 	{                                                               \
-		FAST(rwc_fast_buf(buf, count, RWC_NEED_WRITE), REAL(n)(fd, buf, count, buflen)); \
+		FAST(GOOD(buf, count, RWC_NEED_WRITE), REAL(n)(fd, buf, count, buflen)); \
 		CHECK(BUFC(n, RWC_NEED_WRITE, buf, count));             \
 		return REAL(n)(fd, buf, count, buflen);                 \
 	}
 #define RWC_BUF_OFF(n, nd, bt, ot)                                      \
 	ENTRY ssize_t n(int fd, bt buf, size_t count, ot off)           \
 	{                                                               \
-		FAST(rwc_fast_buf(buf, count, nd) && !rwc_check_offset(off, count, 0), \
+		FAST(GOOD(buf, count, nd) && !rwc_check_offset(off, count, 0), \
 		     REAL(n)(fd, buf, count, off));                     \
 		CHECK(BUFC(n, nd, buf, count), .has_offset = 1, .offset = off); \
 		return REAL(n)(fd, buf, count, off);                    \
@@ -55,7 +63,7 @@
 #define RWC_BUF_OFF_CHK(n, ot)                                          \
 	ENTRY ssize_t n(int fd, void *buf, size_t count, ot off, size_t buflen) \
 	{                                                               \
-		FAST(rwc_fast_buf(buf, count, RWC_NEED_WRITE) && !rwc_check_offset(off, count, 0), \
+		FAST(GOOD(buf, count, RWC_NEED_WRITE) && !rwc_check_offset(off, count, 0), \
 		     REAL(n)(fd, buf, count, off, buflen));             \
 		CHECK(BUFC(n, RWC_NEED_WRITE, buf, count), .has_offset = 1, .offset = off); \
 		return REAL(n)(fd, buf, count, off, buflen);            \
@@ -64,7 +72,7 @@
 	ENTRY ssize_t n(int fd, const struct iovec *iov, int iovcnt)    \
 	{                                                               \
 		size_t t;                                               \
-		FAST(rwc_fast_iov(iov, iovcnt, nd, &t), REAL(n)(fd, iov, iovcnt)); \
+		FAST(GOODV(nd, &t), REAL(n)(fd, iov, iovcnt)); \
 		CHECK(IOVC(n, nd));                                     \
 		return REAL(n)(fd, iov, iovcnt);                        \
 	}
@@ -72,7 +80,7 @@
 	ENTRY ssize_t n(int fd, const struct iovec *iov, int iovcnt, ot off) \
 	{                                                               \
 		size_t t;                                               \
-		FAST(rwc_fast_iov(iov, iovcnt, nd, &t) && !rwc_check_offset(off, t, 0), \
+		FAST(GOODV(nd, &t) && !rwc_check_offset(off, t, 0), \
 		     REAL(n)(fd, iov, iovcnt, off));                    \
 		CHECK(IOVC(n, nd), .has_offset = 1, .offset = off);     \
 		return REAL(n)(fd, iov, iovcnt, off);                   \
@@ -81,7 +89,7 @@
 	ENTRY ssize_t n(int fd, const struct iovec *iov, int iovcnt, ot off, int flags) \
 	{                                                               \
 		size_t t;                                               \
-		FAST(rwc_fast_iov(iov, iovcnt, nd, &t) && !rwc_check_offset(off, t, 1), \
+		FAST(GOODV(nd, &t) && !rwc_check_offset(off, t, 1), \
 		     REAL(n)(fd, iov, iovcnt, off, flags));             \
 		CHECK(IOVC(n, nd), .has_offset = 1, .offset = off,      \
 		      .offset_minus_one_ok = 1);                        \
@@ -90,14 +98,14 @@
 #define RWC_SOCK(n, nd, bt)                                             \
 	ENTRY ssize_t n(int fd, bt buf, size_t len, int flags)          \
 	{                                                               \
-		FAST(rwc_fast_buf(buf, len, nd), REAL(n)(fd, buf, len, flags)); \
+		FAST(GOOD(buf, len, nd), REAL(n)(fd, buf, len, flags)); \
 		CHECK(BUFC(n, nd, buf, len));                           \
 		return REAL(n)(fd, buf, len, flags);                    \
 	}
 #define RWC_SOCK_CHK(n)                                                 \
 	ENTRY ssize_t n(int fd, void *buf, size_t len, size_t buflen, int flags) \
 	{                                                               \
-		FAST(rwc_fast_buf(buf, len, RWC_NEED_WRITE), REAL(n)(fd, buf, len, buflen, flags)); \
+		FAST(GOOD(buf, len, RWC_NEED_WRITE), REAL(n)(fd, buf, len, buflen, flags)); \
 		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
 		return REAL(n)(fd, buf, len, buflen, flags);            \
 	}
@@ -105,7 +113,7 @@
 	ENTRY ssize_t n(int fd, void *__restrict buf, size_t len, int flags, \
 			__SOCKADDR_ARG addr, socklen_t *__restrict alen) \
 	{                                                               \
-		FAST(rwc_fast_buf(buf, len, RWC_NEED_WRITE), REAL(n)(fd, buf, len, flags, addr, alen)); \
+		FAST(GOOD(buf, len, RWC_NEED_WRITE), REAL(n)(fd, buf, len, flags, addr, alen)); \
 		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
 		return REAL(n)(fd, buf, len, flags, addr, alen);        \
 	}
@@ -113,7 +121,7 @@
 	ENTRY ssize_t n(int fd, void *__restrict buf, size_t len, size_t buflen, \
 			int flags, __SOCKADDR_ARG addr, socklen_t *__restrict alen) \
 	{                                                               \
-		FAST(rwc_fast_buf(buf, len, RWC_NEED_WRITE),            \
+		FAST(GOOD(buf, len, RWC_NEED_WRITE),            \
 		     REAL(n)(fd, buf, len, buflen, flags, addr, alen)); \
 		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
 		return REAL(n)(fd, buf, len, buflen, flags, addr, alen); \
@@ -122,7 +130,7 @@
 	ENTRY ssize_t n(int fd, const void *buf, size_t len, int flags, \
 			__CONST_SOCKADDR_ARG addr, socklen_t alen)      \
 	{                                                               \
-		FAST(rwc_fast_buf(buf, len, RWC_NEED_READ), REAL(n)(fd, buf, len, flags, addr, alen)); \
+		FAST(GOOD(buf, len, RWC_NEED_READ), REAL(n)(fd, buf, len, flags, addr, alen)); \
 		CHECK(BUFC(n, RWC_NEED_READ, buf, len));                \
 		return REAL(n)(fd, buf, len, flags, addr, alen);        \
 	}

@@ -109,7 +109,45 @@ static const struct {
 	{"RWCHECK_DEDUP", NULL, 1, 1, offsetof(struct rwc_knobs, dedup),
 	 "1 (report each call site once per process) or 0 (every call)"},
 	{"RWCHECK_GEN_SUPPRESSIONS", NULL, 1, 0, offsetof(struct rwc_knobs, gen_suppressions), "0 or 1"},
+	{"RWCHECK_HEAP_ORIGINS", NULL, 1, 0, offsetof(struct rwc_knobs, heap_origins),
+	 "1 (record where each heap block was allocated) or 0"},
 };
+
+static const char *const check_names[] = {"maps", "offset", "count", "heap", "stack", NULL};
+
+int rwc_parse_checks(const char *s, unsigned dflt, unsigned *out)
+{
+	unsigned v;
+
+	if (!s || !*s)
+		return -1;
+	v = (*s == '+' || *s == '-') ? dflt : 0;
+	while (*s) {
+		size_t n = strcspn(s, ",");
+		int sign = (*s == '-') ? -1 : 1;
+		unsigned bits = 0;
+		const char *w = s + ((*s == '-' || *s == '+') ? 1 : 0);
+		size_t wn = n - (size_t)(w - s);
+
+		if (wn == 3 && strncmp(w, "all", 3) == 0) {
+			bits = RWC_CHECKS_ALL;
+		} else if (wn == 4 && strncmp(w, "none", 4) == 0 && sign > 0) {
+			v = 0;
+		} else {
+			for (int i = 0; check_names[i]; i++)
+				if (strlen(check_names[i]) == wn && strncmp(w, check_names[i], wn) == 0)
+					bits = 1u << i;
+			if (!bits)
+				return -1;
+		}
+		v = sign > 0 ? (v | bits) : (v & ~bits);
+		s += n;
+		if (*s == ',' && *++s == '\0')
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
 
 void rwc_knobs_load(struct rwc_knobs *k, rwc_getenv_fn get, rwc_warn_fn warn)
 {
@@ -139,6 +177,12 @@ void rwc_knobs_load(struct rwc_knobs *k, rwc_getenv_fn get, rwc_warn_fn warn)
 		else
 			warn(scalars[i].name, v, scalars[i].expected);
 	}
+	k->checks = RWC_CHECKS_DEFAULT;
+	v = get("RWCHECK_CHECKS");
+	if (v && rwc_parse_checks(v, RWC_CHECKS_DEFAULT, &k->checks) != 0)
+		warn("RWCHECK_CHECKS", v,
+		     "a comma-separated list of maps, offset, count, heap, stack, all, none; "
+		     "or changes to the default such as -stack,+heap");
 	k->suppress[0] = '\0';
 	v = get("RWCHECK_SUPPRESS");
 	if (v) {

@@ -19,7 +19,14 @@ struct rwc_knobs {
 	int maps_query;      /* 1: may use ioctl(PROCMAP_QUERY); 0: always parse */
 	int dedup;           /* 1: each call site once per process, counts at exit */
 	int gen_suppressions; /* 1: each report carries a suppression for it */
+	int heap_origins;    /* 1: record each heap block's allocation site */
+	unsigned checks;     /* RWC_CHECK_* bits (bounds.h) */
 };
+
+/* RWCHECK_CHECKS: the bits follow check_names in knobs.c (maps, offset,
+ * count, heap, stack), as RWC_CHECK_* in bounds.h. */
+#define RWC_CHECKS_ALL 31u
+#define RWC_CHECKS_DEFAULT 15u /* all but stack: see librwcheck.7, "Cost" */
 
 extern struct rwc_knobs rwc_knobs;
 
@@ -27,6 +34,9 @@ extern struct rwc_knobs rwc_knobs;
 int rwc_parse_uint(const char *s, unsigned long max, unsigned long *out);
 /* Index of S in the NULL-terminated NAMES: 0 on success. */
 int rwc_parse_enum(const char *s, const char *const *names, int *out);
+/* RWCHECK_CHECKS: "maps,heap", "all", "none", or changes to DFLT when the
+ * list starts with + or - ("-stack,+heap"): 0 on success. */
+int rwc_parse_checks(const char *s, unsigned dflt, unsigned *out);
 /* A log template: "stderr", or a non-empty path whose '%' are only %p, %%. */
 int rwc_parse_log(const char *s);
 

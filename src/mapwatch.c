@@ -1,8 +1,9 @@
 /* mapwatch.c: exported functions that change the memory map.  Each makes
  * the real call, then marks the map view stale (mapview.h) — also when
- * called from inside the library or its helpers.  free/realloc do so only
- * for blocks glibc malloc served with mmap (and when the heap top moved),
- * reading malloc's own chunk header, never the user's bytes.  Signal-safe
+ * called from inside the library or its helpers.  For free/realloc
+ * (malloc.c) it tells what a block's release unmaps: only blocks glibc
+ * malloc served with mmap (and a moved heap top), read from malloc's own
+ * chunk header, never the user's bytes.  Signal-safe
  * apart from what the real functions are; errno is the real call's. */
 #include "config.h"
 #undef _FORTIFY_SOURCE
@@ -156,7 +157,6 @@ ENTRY int dlclose(void *handle)
 #define IS_MMAPPED 2 /* glibc malloc's chunk flag */
 
 extern void *__curbrk;
-extern void __libc_free(void *);
 
 static int glibc_malloc = -1; /* is REAL(free) glibc's? -1: not known yet */
 static void *seen_brk;
@@ -165,14 +165,14 @@ static void *seen_brk;
  * served with mmap (from its chunk header: size, and the offset of the
  * mapping in prev_size); 0 for other blocks; -1 when unknown (another
  * allocator: a page-aligned block may be a mapping of its own). */
-static int mmapped_chunk(void *p, uintptr_t *lo, uintptr_t *hi)
+int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi)
 {
 	const size_t *h = p;
 
 	if (!p)
 		return 0;
 	if (RWC_UNLIKELY(glibc_malloc < 0))
-		glibc_malloc = (void *)REAL(free) == (void *)&__libc_free;
+		glibc_malloc = rwc_malloc_is_glibc();
 	if (!glibc_malloc)
 		return ((uintptr_t)p & 4095) == 0 || ((uintptr_t)p & 4095) == 16 ? -1 : 0;
 	if (!(h[-1] & IS_MMAPPED))
@@ -184,7 +184,7 @@ static int mmapped_chunk(void *p, uintptr_t *lo, uintptr_t *hi)
 
 /* After free/realloc: record the unmapped block; a moved heap top (a trim
  * inside malloc) or an unknown block marks the view stale. */
-static void after_free(int m, uintptr_t lo, uintptr_t hi, int moved)
+void rwc_watch_freed(int m, uintptr_t lo, uintptr_t hi, int moved)
 {
 	void *b = __atomic_load_n(&__curbrk, __ATOMIC_RELAXED);
 
@@ -196,39 +196,4 @@ static void after_free(int m, uintptr_t lo, uintptr_t hi, int moved)
 		rwc_map_changed();
 	else if (m > 0)
 		rwc_snap_set(lo, hi, -1);
-}
-
-ENTRY void free(void *p)
-{
-	void *f = __atomic_load_n(&rwc_real_ptr[RWC_IDX_free], __ATOMIC_ACQUIRE);
-	uintptr_t lo = 0, hi = 0;
-	int m;
-
-	if (RWC_UNLIKELY(!f)) {
-		if (rwc_binding)
-			return; /* freed from inside dlsym while binding: leak it */
-		f = rwc_real_bind(RWC_IDX_free);
-	}
-	m = mmapped_chunk(p, &lo, &hi);
-	((void (*)(void *))f)(p);
-	after_free(m, lo, hi, 0);
-}
-
-/* realloc of an mmapped block may mremap it anywhere: mark stale. */
-ENTRY void *realloc(void *p, size_t n)
-{
-	uintptr_t lo = 0, hi = 0;
-	int m = mmapped_chunk(p, &lo, &hi);
-	void *r = REAL(realloc)(p, n);
-	after_free(m, lo, hi, 1);
-	return r;
-}
-
-ENTRY void *reallocarray(void *p, size_t nmemb, size_t size)
-{
-	uintptr_t lo = 0, hi = 0;
-	int m = mmapped_chunk(p, &lo, &hi);
-	void *r = REAL(reallocarray)(p, nmemb, size);
-	after_free(m, lo, hi, 1);
-	return r;
 }

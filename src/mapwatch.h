@@ -4,9 +4,23 @@
 #define RWC_MAPWATCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 void rwc_watch_mmap(void *result, size_t len, int prot, int flags);
 void rwc_watch_munmap(void *addr, size_t len, int failed);
 void rwc_watch_mprotect(void *addr, size_t len, int prot, int failed);
+
+/* What freeing the malloc block P unmaps: 1 and the exact range for a
+ * block glibc malloc served with mmap (from its chunk header); 0 for other
+ * blocks; -1 when unknown (another allocator).  Call before the free. */
+int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi);
+/* After free/realloc (M from rwc_watch_chunk; MOVED: the block may have
+ * been mremapped): records the unmapped block, or marks the view stale. */
+void rwc_watch_freed(int m, uintptr_t lo, uintptr_t hi, int moved);
+
+/* Is the next malloc glibc's own (malloc.c)? */
+int rwc_malloc_is_glibc(void);
+/* Do the program's malloc calls come here, and go on to glibc's? */
+int rwc_malloc_ours(void);
 
 #endif

@@ -6,6 +6,7 @@
 #define RWC_REAL_H
 
 #include <dlfcn.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
@@ -17,8 +18,9 @@
 /* Interposed functions that are not I/O entry points. */
 #define RWC_MISC_REALS(X)                                                    \
 	X(mmap) X(mmap64) X(munmap) X(mprotect) X(pkey_mprotect) X(mremap)   \
-	X(brk) X(sbrk) X(shmat) X(shmdt) X(dlclose) X(free) X(realloc)       \
-	X(reallocarray) X(syscall)
+	X(brk) X(sbrk) X(shmat) X(shmdt) X(dlclose) X(syscall)               \
+	X(malloc) X(calloc) X(free) X(realloc) X(reallocarray) X(memalign)   \
+	X(aligned_alloc) X(posix_memalign) X(valloc) X(pvalloc)
 
 enum rwc_real_idx {
 #define RWC_ENTRY_X_(n) RWC_IDX_##n,

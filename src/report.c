@@ -29,6 +29,7 @@
 struct scratch {
 	uintptr_t pcs[RWC_BACKTRACE_MAX];
 	struct rwc_frame frames[RWC_BACKTRACE_MAX];
+	struct rwc_frame origin[1];
 	char supp[8192];
 	char text[TEXT_CAP];
 	char json[2 * TEXT_CAP + 16384];
@@ -46,6 +47,21 @@ static int forked_mid_report(void)
 	pid_t b = __atomic_load_n(&busy_tid, __ATOMIC_ACQUIRE);
 
 	return b != 0 && b != gettid() && syscall(SYS_tgkill, getpid(), b, 0) != 0;
+}
+
+int rwc_unwind_lock(void)
+{
+	if (rwc_in_vfork_child() || forked_mid_report() || rwc_maybe_in_handler() ||
+	    !rwc_lock_take(&rwc_perproc->report))
+		return 0;
+	__atomic_store_n(&busy_tid, gettid(), __ATOMIC_RELEASE);
+	return 1;
+}
+
+void rwc_unwind_unlock(void)
+{
+	__atomic_store_n(&busy_tid, 0, __ATOMIC_RELEASE);
+	rwc_lock_drop(&rwc_perproc->report);
 }
 
 size_t rwc_report_mem_size(void)
@@ -90,13 +106,19 @@ static size_t hold_gap(const struct rwc_finding *f, uintptr_t *at)
  * safe mode (SYMBOLIZE 0: a signal handler, a vfork child, a nested
  * report) it loads nothing and allocates nothing: raw frames with their
  * modules, and no suppressions (fnmatch may allocate). */
-static int emit(struct scratch *s, const struct rwc_call *c, const struct rwc_finding *f,
+static int emit(struct scratch *s, const struct rwc_call *c, const struct rwc_finding *found,
 		int symbolize, struct rwc_site *site)
 {
-	const char *problem = rwc_problem_name(f->problem);
+	const char *problem = rwc_problem_name(found->problem);
+	struct rwc_finding fc = *found, *f = &fc;
 	struct rwc_fmt o, j;
 	int n = rwc_backtrace(s->pcs, rwc_knobs.backtrace, (uintptr_t)c->caller, symbolize);
 
+	if (symbolize && f->bounds.kind == RWC_HOLDER_BLOCK && f->bounds.origin) {
+		uintptr_t pc = f->bounds.origin;
+		if (rwc_symbolize(&pc, 1, s->origin, 1) == 1)
+			f->origin = s->origin;
+	}
 	if (symbolize) {
 		n = rwc_symbolize(s->pcs, n, s->frames, rwc_knobs.backtrace);
 	} else {

@@ -18,10 +18,14 @@ struct rwc_finding {
 	size_t count;         /* its length; iovcnt for iovcnt-invalid and iov-array-bad */
 	size_t total;         /* vector calls: the sum of the segment lengths */
 	struct rwc_verdict v; /* memory problems: the bad bytes and what lies there */
+	struct rwc_bounds bounds; /* heap-/stack-overflow: the block or frame */
+	const struct rwc_frame *origin; /* the block's allocation site, symbolized (report.c) */
 };
 
 /* Is the finding about memory (the bytes and region fields apply)? */
 int rwc_is_memory_problem(const struct rwc_finding *f);
+/* Is it a heap-/stack-overflow with its block or frame known? */
+int rwc_is_bounds_problem(const struct rwc_finding *f);
 
 void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr);
@@ -30,6 +34,13 @@ void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr,
 		     const char *text, const char *supp);
+
+/* The report lock for the other user of libunwind (the stack check):
+ * 1 when taken by a thread that may load libraries (not in a signal
+ * handler, a vfork child, a nested report or a child forked mid-report);
+ * then rwc_unwind_unlock. */
+int rwc_unwind_lock(void);
+void rwc_unwind_unlock(void);
 
 /* The report's scratch memory, mapped at start by init.c. */
 size_t rwc_report_mem_size(void);

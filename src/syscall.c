@@ -79,7 +79,7 @@ static int changes_map(long nr)
 
 __attribute__((visibility("default"), noinline)) long syscall(long nr, ...)
 {
-	struct rwc_call c = {.caller = __builtin_return_address(0)};
+	struct rwc_call c = {.caller = __builtin_return_address(0), .caller_sp = RWC_CALLER_SP()};
 	va_list ap;
 	long a[6], r;
 

@@ -25,6 +25,7 @@ static struct {
 	int (*init_local)(unw_cursor_t *, unw_context_t *);
 	int (*step)(unw_cursor_t *);
 	int (*get_reg)(unw_cursor_t *, unw_regnum_t, unw_word_t *);
+	int (*get_save_loc)(unw_cursor_t *, int, unw_save_loc_t *);
 } U;
 
 static struct rwc_once once;
@@ -44,7 +45,8 @@ static int load_unwind(void)
 	*(void **)&U.init_local = dlsym(h, RWC_STR(unw_init_local));
 	*(void **)&U.step = dlsym(h, RWC_STR(unw_step));
 	*(void **)&U.get_reg = dlsym(h, RWC_STR(unw_get_reg));
-	return U.getcontext && U.init_local && U.step && U.get_reg;
+	*(void **)&U.get_save_loc = dlsym(h, RWC_STR(unw_get_save_loc));
+	return U.getcontext && U.init_local && U.step && U.get_reg && U.get_save_loc;
 }
 
 /* libunwind opens a pipe at its first use, to probe memory, and keeps it:
@@ -120,35 +122,45 @@ static void drop_pipe(void)
 	}
 }
 
-int rwc_backtrace(uintptr_t *pcs, int max, uintptr_t caller, int may_load)
+/* Loads libunwind (MAY_LOAD), learns its pipe at the first use, and
+ * starts a cursor here: 1, or 0 when libunwind is not available.  Inlined:
+ * the context must be taken in the frame that goes on to unwind. */
+static inline __attribute__((always_inline)) int begin(unw_context_t *uc, unw_cursor_t *c, int may_load)
 {
 	static int learned;
 	unsigned char before[FD_SCAN];
-	unw_context_t uc;
-	unw_cursor_t c;
-	int n = 0, found = 0, first = 0;
+	int first = 0, ok;
 
-	if (max <= 0)
+	if (!may_load || !rwc_once(&once, load_unwind))
 		return 0;
-	/* Outside the report lock (a signal handler, a vfork child, a nested
-	 * report): the caller only, no libunwind. */
-	if (!may_load || !rwc_once(&once, load_unwind)) {
-		pcs[0] = caller;
-		return 1;
-	}
 	if (!learned) {
 		first = 1;
 		for (int fd = 0; fd < FD_SCAN; fd++)
 			before[fd] = fcntl(fd, F_GETFD) != -1;
 	}
-	if (U.getcontext(&uc) != 0 || U.init_local(&c, &uc) < 0) {
-		pcs[0] = caller;
-		n = 1;
-		goto out;
-	}
-	if (first) {
+	ok = U.getcontext(uc) == 0 && U.init_local(c, uc) >= 0;
+	if (ok && first) {
 		learned = 1;
 		learn_pipe(before);
+	}
+	if (!ok)
+		drop_pipe();
+	return ok;
+}
+
+int rwc_backtrace(uintptr_t *pcs, int max, uintptr_t caller, int may_load)
+{
+	unw_context_t uc;
+	unw_cursor_t c;
+	int n = 0, found = 0;
+
+	if (max <= 0)
+		return 0;
+	/* Outside the report lock (a signal handler, a vfork child, a nested
+	 * report): the caller only, no libunwind. */
+	if (!begin(&uc, &c, may_load)) {
+		pcs[0] = caller;
+		return 1;
 	}
 	for (int steps = 0; n < max && steps < 256; steps++) {
 		unw_word_t ip;
@@ -166,7 +178,80 @@ int rwc_backtrace(uintptr_t *pcs, int max, uintptr_t caller, int may_load)
 		pcs[0] = caller;
 		n = 1;
 	}
-out:
 	drop_pipe();
 	return n;
+}
+
+/* The lowest save slot at or above A below LIMIT, among the registers the
+ * frame below cursor C saved (C is at its caller). */
+static uintptr_t first_saved(unw_cursor_t *c, uintptr_t a, uintptr_t limit)
+{
+	for (int r = 0; r <= UNW_REG_LAST; r++) {
+		unw_save_loc_t sl;
+
+		if (U.get_save_loc(c, r, &sl) == 0 && sl.type == UNW_SLT_MEMORY &&
+		    (uintptr_t)sl.u.addr >= a && (uintptr_t)sl.u.addr < limit)
+			limit = (uintptr_t)sl.u.addr;
+	}
+	return limit;
+}
+
+int rwc_stack_walk(uintptr_t a, uintptr_t sp0, struct rwc_stack_walk *w)
+{
+	unw_context_t uc;
+	unw_cursor_t c;
+	unw_word_t sp = 0, ip;
+
+	w->nchain = 0;
+	w->top = 0;
+	w->b.kind = RWC_HOLDER_NONE;
+	if (!begin(&uc, &c, 1))
+		return -1;
+	/* Out of the library's own frames, to the frame whose sp is SP0. */
+	for (int steps = 0;; steps++) {
+		if (U.get_reg(&c, UNW_REG_SP, &sp) < 0 || sp > sp0 || steps > 32 || (sp != sp0 && U.step(&c) <= 0))
+			goto unknown;
+		if (sp == sp0)
+			break;
+	}
+	for (int i = 0; i < 256; i++) {
+		uintptr_t lo = (uintptr_t)sp, hi, pc;
+		unw_save_loc_t sl;
+		int r;
+
+		if (U.get_reg(&c, UNW_REG_IP, &ip) < 0)
+			goto unknown;
+		pc = (uintptr_t)ip;
+		r = U.step(&c);
+		if (r <= 0 || U.get_reg(&c, UNW_REG_SP, &sp) < 0 || (uintptr_t)sp <= lo) {
+			w->top = lo; /* the outermost frame: no buffer of the program here */
+			drop_pipe();
+			return 0;
+		}
+		hi = (uintptr_t)sp; /* the frame's cfa */
+		if (a < lo)
+			break;
+		if (a < hi) {
+			w->b.kind = RWC_HOLDER_FRAME;
+			w->b.lo = lo;
+			w->b.hi = hi;
+			w->b.limit = first_saved(&c, a, hi);
+			w->b.pc = pc;
+			w->b.index = i;
+			drop_pipe();
+			return 1;
+		}
+		if (w->nchain >= 0 && w->nchain < RWC_STACK_CHAIN &&
+		    U.get_save_loc(&c, UNW_REG_IP, &sl) == 0 && sl.type == UNW_SLT_MEMORY) {
+			w->slot[w->nchain] = (uintptr_t)sl.u.addr;
+			w->val[w->nchain++] = *(const uintptr_t *)(uintptr_t)sl.u.addr;
+		} else {
+			w->nchain = -1; /* not cacheable */
+		}
+	}
+	drop_pipe();
+	return 0;
+unknown:
+	drop_pipe();
+	return -1;
 }

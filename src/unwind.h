@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "checks.h"
+
 /* Fills PCS with up to MAX return addresses, the first being CALLER (the
  * return address into the program that called the interposed function);
  * frames of the library itself are skipped.  Without libunwind, just
@@ -13,5 +15,21 @@
  * handler) is libunwind used at all; otherwise the result is CALLER alone.
  * Returns the count. */
 int rwc_backtrace(uintptr_t *pcs, int max, uintptr_t caller, int may_load);
+
+#define RWC_STACK_CHAIN 4
+
+/* What the walk up the stack found about an address. */
+struct rwc_stack_walk {
+	struct rwc_bounds b; /* the frame holding it (kind RWC_HOLDER_FRAME) */
+	uintptr_t top;       /* not in any frame: the outermost frame's sp, or 0 */
+	int nchain;          /* return-address slots of the frames below b, or -1 */
+	uintptr_t slot[RWC_STACK_CHAIN], val[RWC_STACK_CHAIN];
+};
+
+/* Walks the frames from the one whose sp is SP0 (the caller of the
+ * interposed function) up to the frame holding A: 1 found (W->b), 0 in no
+ * frame, -1 unknown (no libunwind, or the walk failed).  Loads libunwind;
+ * under the report lock only (see report.c). */
+int rwc_stack_walk(uintptr_t a, uintptr_t sp0, struct rwc_stack_walk *w);
 
 #endif

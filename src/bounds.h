@@ -1,0 +1,42 @@
+/* bounds.h: the checks beyond the memory map (RWCHECK_CHECKS heap and
+ * stack): the malloc block or the stack frame that holds a buffer must
+ * hold all of it.  The fast path (rwc_bounds_fast) is lock-free and
+ * signal-safe: a few loads for a buffer that is neither, a bitmap search
+ * and a header read for a heap buffer, a per-thread cache of frames for a
+ * stack buffer.  The full check may walk the stack with libunwind under
+ * the report lock. */
+#ifndef RWC_BOUNDS_H
+#define RWC_BOUNDS_H
+
+#include "checks.h"
+
+#define RWC_CHECK_MAPS 1u
+#define RWC_CHECK_OFFSET 2u
+#define RWC_CHECK_COUNT 4u
+#define RWC_CHECK_HEAP 8u
+#define RWC_CHECK_STACK 16u
+
+/* The bounds checks in force (RWC_CHECK_HEAP | RWC_CHECK_STACK bits), set
+ * once the knobs are read; 0 before. */
+extern unsigned rwc_bounds_on;
+
+/* 1 when [p, p+n) is known good for the checks in force; 0: ask
+ * rwc_bounds_check.  SP0 is the caller's stack pointer at the call (its
+ * frame starts there), PC the return address into it. */
+int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc);
+
+static inline int rwc_bounds_fast(const void *p, size_t n, const void *sp0, const void *pc)
+{
+	return RWC_LIKELY(!__atomic_load_n(&rwc_bounds_on, __ATOMIC_RELAXED)) || n == 0 ||
+	       rwc_bounds_good((uintptr_t)p, n, (uintptr_t)sp0, (uintptr_t)pc);
+}
+
+/* The full check: RWC_OK, or the problem with what holds the buffer in B
+ * and the bad bytes [*bad_lo, *bad_hi). */
+enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc,
+				  struct rwc_bounds *b, uintptr_t *bad_lo, uintptr_t *bad_hi);
+
+/* Turns the heap check off for good (another allocator; RWCHECK_CHECKS). */
+void rwc_bounds_heap_off(void);
+
+#endif

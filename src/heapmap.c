@@ -1,0 +1,185 @@
+/* heapmap.c: the block-start bitmaps (see heapmap.h). */
+#include "config.h"
+
+#include "heapmap.h"
+
+#include <errno.h>
+#include <sys/mman.h>
+
+#include "mapwatch.h"
+#include "real.h"
+
+#define LEAF_SHIFT 30                            /* 1 GiB of address space per leaf */
+#define ADDR_BITS 47                             /* user space tracked: below 128 TiB */
+#define NLEAVES (1u << (ADDR_BITS - LEAF_SHIFT)) /* the top table: 1 MiB of .bss */
+#define GRAINS (1ul << (LEAF_SHIFT - 4))         /* bits per bitmap */
+#define WORDS (GRAINS / 64)                      /* words per bitmap */
+
+struct leaf {
+	uint64_t live[WORDS];
+	uint64_t freed[WORDS];
+	uint64_t live_sum[WORDS / 64];  /* bit w: live[w] may be nonzero */
+	uint64_t freed_sum[WORDS / 64]; /* never cleared: a hint */
+	uintptr_t *origin;              /* per grain, when origins are kept */
+};
+
+static struct leaf *top[NLEAVES];
+int rwc_hm_origins;
+int rwc_hm_used;
+
+static void *map_mem(size_t n)
+{
+	int e = errno;
+	void *p = REAL(mmap)(NULL, n, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	rwc_watch_mmap(p, n, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+	errno = e;
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static struct leaf *leaf_of(uintptr_t a, int make)
+{
+	size_t i = a >> LEAF_SHIFT;
+	struct leaf *l, *n = NULL;
+
+	if (RWC_UNLIKELY(i >= NLEAVES))
+		return NULL;
+	l = __atomic_load_n(&top[i], __ATOMIC_ACQUIRE);
+	if (RWC_LIKELY(l) || !make)
+		return l;
+	n = map_mem(sizeof *n);
+	if (!n)
+		return NULL;
+	if (__atomic_compare_exchange_n(&top[i], &l, n, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return n;
+	REAL(munmap)(n, sizeof *n); /* another thread's leaf won */
+	rwc_watch_munmap(n, sizeof *n, 0);
+	return l;
+}
+
+static inline size_t grain(uintptr_t a)
+{
+	return (a & ((1ul << LEAF_SHIFT) - 1)) >> 4;
+}
+
+static inline void set_bit(uint64_t *bits, uint64_t *sum, size_t g)
+{
+	size_t w = g / 64;
+	uint64_t m = 1ull << (g % 64), sm = 1ull << (w % 64);
+
+	__atomic_fetch_or(&bits[w], m, __ATOMIC_RELEASE);
+	/* Read before writing: the summary line stays shared between threads. */
+	if (!(__atomic_load_n(&sum[w / 64], __ATOMIC_RELAXED) & sm))
+		__atomic_fetch_or(&sum[w / 64], sm, __ATOMIC_RELEASE);
+}
+
+void rwc_hm_live(uintptr_t p, uintptr_t origin)
+{
+	struct leaf *l;
+	size_t g;
+
+	if (!p || (p & (RWC_HM_GRAIN - 1)))
+		return;
+	l = leaf_of(p, 1);
+	if (!l)
+		return;
+	g = grain(p);
+	if (rwc_hm_origins) {
+		uintptr_t *o = __atomic_load_n(&l->origin, __ATOMIC_ACQUIRE);
+		if (!o) {
+			uintptr_t *n = map_mem(GRAINS * sizeof *n), *z = NULL;
+			if (n && !__atomic_compare_exchange_n(&l->origin, &z, n, 0, __ATOMIC_ACQ_REL,
+							      __ATOMIC_ACQUIRE)) {
+				REAL(munmap)(n, GRAINS * sizeof *n);
+				rwc_watch_munmap(n, GRAINS * sizeof *n, 0);
+				n = z;
+			}
+			o = n;
+		}
+		if (o)
+			__atomic_store_n(&o[g], origin, __ATOMIC_RELAXED);
+	}
+	set_bit(l->live, l->live_sum, g);
+	if (RWC_UNLIKELY(!__atomic_load_n(&rwc_hm_used, __ATOMIC_RELAXED)))
+		__atomic_store_n(&rwc_hm_used, 1, __ATOMIC_RELAXED);
+}
+
+void rwc_hm_freed(uintptr_t p, int mark)
+{
+	struct leaf *l;
+	size_t g;
+
+	if (!p || (p & (RWC_HM_GRAIN - 1)))
+		return;
+	l = leaf_of(p, 0);
+	if (!l)
+		return;
+	g = grain(p);
+	/* The live bit goes first: another thread may be handed this block
+	 * again as soon as it is free. */
+	__atomic_fetch_and(&l->live[g / 64], ~(1ull << (g % 64)), __ATOMIC_RELEASE);
+	if (mark)
+		set_bit(l->freed, l->freed_sum, g);
+}
+
+/* The highest set bit at or below grain G and at or above grain LOW in
+ * one leaf's bitmap, as an index + 1; 0 if none. */
+static size_t prev_bit(const uint64_t *bits, const uint64_t *sum, size_t g, size_t low)
+{
+	size_t w = g / 64;
+	uint64_t m = __atomic_load_n(&bits[w], __ATOMIC_ACQUIRE);
+
+	m &= (g % 64 == 63) ? ~0ull : ((1ull << (g % 64 + 1)) - 1);
+	if (m)
+		return w * 64 + 63 - (size_t)__builtin_clzll(m) + 1;
+	while (w > low / 64) {
+		size_t s = (w - 1) / 64;
+		uint64_t sm = __atomic_load_n(&sum[s], __ATOMIC_ACQUIRE);
+
+		sm &= ((w - 1) % 64 == 63) ? ~0ull : ((1ull << ((w - 1) % 64 + 1)) - 1);
+		if (!sm) {
+			w = s * 64; /* nothing in this summary word below w */
+			continue;
+		}
+		w = s * 64 + 63 - (size_t)__builtin_clzll(sm);
+		m = __atomic_load_n(&bits[w], __ATOMIC_ACQUIRE);
+		if (m) {
+			size_t b = w * 64 + 63 - (size_t)__builtin_clzll(m);
+			return b >= low ? b + 1 : 0;
+		}
+	}
+	return 0;
+}
+
+uintptr_t rwc_hm_prev(uintptr_t a, int freed, uintptr_t floor)
+{
+	uintptr_t lowest = a > RWC_HM_SEARCH ? a - RWC_HM_SEARCH : 0;
+
+	if (floor > lowest)
+		lowest = floor;
+	for (int hop = 0; hop < 2; hop++) {
+		const struct leaf *l = leaf_of(a, 0);
+		uintptr_t base = a & ~((1ul << LEAF_SHIFT) - 1);
+		size_t low = lowest > base ? grain(lowest) : 0, b;
+
+		if (l) {
+			b = freed ? prev_bit(l->freed, l->freed_sum, grain(a), low)
+				  : prev_bit(l->live, l->live_sum, grain(a), low);
+			if (b)
+				return base + (b - 1) * RWC_HM_GRAIN;
+		}
+		if (base == 0 || lowest >= base)
+			return 0;
+		a = base - 1;
+	}
+	return 0;
+}
+
+uintptr_t rwc_hm_origin(uintptr_t p)
+{
+	const struct leaf *l = leaf_of(p, 0);
+	const uintptr_t *o = l ? __atomic_load_n(&l->origin, __ATOMIC_ACQUIRE) : NULL;
+
+	return o ? __atomic_load_n(&o[grain(p)], __ATOMIC_RELAXED) : 0;
+}

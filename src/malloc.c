@@ -1,0 +1,210 @@
+/* malloc.c: the allocator family, interposed to see where blocks start
+ * and end (heapmap.h) and what a free unmaps (mapwatch.h).  Each wrapper
+ * calls the next definition (glibc's, or another allocator's) and records
+ * the result; nothing else changes, errno included.  When the next
+ * allocator is not glibc's malloc, or RWCHECK_CHECKS leaves the heap check
+ * out, blocks are no longer recorded (rwc_heap_track, set by call.c).
+ * While dlsym binds one of these (rwc_binding), allocations come from a
+ * small static pool that is never freed. */
+#include "config.h"
+#undef _FORTIFY_SOURCE
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "heapmap.h"
+#include "mapwatch.h"
+#include "real.h"
+
+#define ENTRY __attribute__((visibility("default")))
+#define CALLER ((uintptr_t)__builtin_return_address(0))
+
+int rwc_heap_track = 1;
+
+extern void *__libc_malloc(size_t);
+
+int rwc_malloc_is_glibc(void)
+{
+	return (void *)REAL(malloc) == (void *)&__libc_malloc;
+}
+
+int rwc_malloc_ours(void)
+{
+	void *first = dlsym(RTLD_DEFAULT, "malloc");
+	Dl_info a, b;
+
+	/* The program's malloc is defined in this library's own image. */
+	return first && dladdr(first, &a) && dladdr((void *)&rwc_malloc_is_glibc, &b) &&
+	       a.dli_fbase == b.dli_fbase && rwc_malloc_is_glibc();
+}
+
+/* ---- the pool for allocations made by dlsym while it binds ---- */
+
+static _Alignas(16) unsigned char pool[16384];
+static size_t pool_used;
+
+static int in_pool(const void *p)
+{
+	return (const unsigned char *)p >= pool && (const unsigned char *)p < pool + sizeof pool;
+}
+
+static void *pool_alloc(size_t n)
+{
+	size_t need = ((n + 15) & ~(size_t)15) + 16, at;
+
+	if (n > sizeof pool)
+		return NULL;
+	at = __atomic_fetch_add(&pool_used, need, __ATOMIC_RELAXED);
+	if (at + need > sizeof pool)
+		return NULL;
+	*(size_t *)(pool + at) = n; /* for realloc */
+	return pool + at + 16;      /* static memory: already zero */
+}
+
+/* The next definition of F, or NULL while dlsym is binding (then the
+ * pool serves). */
+#define NEXT(f) (RWC_UNLIKELY(rwc_binding) && !rwc_real_ptr[RWC_IDX_##f] ? NULL : REAL(f))
+
+static inline void live(void *r, uintptr_t origin)
+{
+	if (r && __atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED))
+		rwc_hm_live((uintptr_t)r, origin);
+}
+
+ENTRY void *malloc(size_t n)
+{
+	__typeof__(&malloc) f = NEXT(malloc);
+	void *r;
+
+	if (!f)
+		return pool_alloc(n);
+	r = f(n);
+	live(r, CALLER);
+	return r;
+}
+
+ENTRY void *calloc(size_t k, size_t n)
+{
+	__typeof__(&calloc) f = NEXT(calloc);
+	void *r;
+
+	if (!f)
+		return n && k > (size_t)-1 / n ? NULL : pool_alloc(k * n);
+	r = f(k, n);
+	live(r, CALLER);
+	return r;
+}
+
+/* Before the block at P is released (free, or realloc that may move it):
+ * what the release unmaps, and the heap map told first, since another
+ * thread may be handed the block as soon as it is free. */
+static int releasing(void *p, uintptr_t *lo, uintptr_t *hi)
+{
+	int m = rwc_watch_chunk(p, lo, hi);
+
+	if (p && __atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED))
+		rwc_hm_freed((uintptr_t)p, m == 0); /* an unmapped block leaves no freed block */
+	return m;
+}
+
+ENTRY void free(void *p)
+{
+	__typeof__(&free) f;
+	uintptr_t lo = 0, hi = 0;
+	int m;
+
+	if (RWC_UNLIKELY(in_pool(p)) || (RWC_UNLIKELY(rwc_binding) && !rwc_real_ptr[RWC_IDX_free]))
+		return; /* pool memory, or freed from inside dlsym while binding: leak it */
+	f = REAL(free);
+	m = releasing(p, &lo, &hi);
+	f(p);
+	rwc_watch_freed(m, lo, hi, 0);
+}
+
+static void *pool_realloc(void *p, size_t n)
+{
+	void *r = malloc(n);
+
+	if (r)
+		memcpy(r, p, *(size_t *)((unsigned char *)p - 16) < n ? *(size_t *)((unsigned char *)p - 16) : n);
+	return r;
+}
+
+/* realloc of an mmapped block may mremap it anywhere (moved = 1). */
+static void *resize(void *p, size_t n, void *r, int m, uintptr_t lo, uintptr_t hi, uintptr_t origin)
+{
+	if (r)
+		live(r, origin);
+	else if (p && n) /* failed: the old block stays */
+		live(p, origin);
+	rwc_watch_freed(m, lo, hi, 1);
+	return r;
+}
+
+ENTRY void *realloc(void *p, size_t n)
+{
+	uintptr_t lo = 0, hi = 0;
+	int m;
+
+	if (RWC_UNLIKELY(in_pool(p)))
+		return pool_realloc(p, n);
+	if (!p)
+		return malloc(n);
+	m = releasing(p, &lo, &hi);
+	return resize(p, n, REAL(realloc)(p, n), m, lo, hi, CALLER);
+}
+
+ENTRY void *reallocarray(void *p, size_t k, size_t n)
+{
+	uintptr_t lo = 0, hi = 0;
+	int m;
+
+	if (RWC_UNLIKELY(in_pool(p)))
+		return n && k > (size_t)-1 / n ? NULL : pool_realloc(p, k * n);
+	m = p ? releasing(p, &lo, &hi) : 0;
+	return resize(p, k && n, REAL(reallocarray)(p, k, n), m, lo, hi, CALLER);
+}
+
+ENTRY void *memalign(size_t al, size_t n)
+{
+	void *r = REAL(memalign)(al, n);
+
+	live(r, CALLER);
+	return r;
+}
+
+ENTRY void *aligned_alloc(size_t al, size_t n)
+{
+	void *r = REAL(aligned_alloc)(al, n);
+
+	live(r, CALLER);
+	return r;
+}
+
+ENTRY int posix_memalign(void **out, size_t al, size_t n)
+{
+	int e = REAL(posix_memalign)(out, al, n);
+
+	if (e == 0)
+		live(*out, CALLER);
+	return e;
+}
+
+ENTRY void *valloc(size_t n)
+{
+	void *r = REAL(valloc)(n);
+
+	live(r, CALLER);
+	return r;
+}
+
+ENTRY void *pvalloc(size_t n)
+{
+	void *r = REAL(pvalloc)(n);
+
+	live(r, CALLER);
+	return r;
+}

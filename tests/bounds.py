@@ -1,0 +1,147 @@
+"""Issue 6: heap-block and stack-frame bounds (RWCHECK_CHECKS heap, stack).
+
+Every case of tests/victim_bounds.c, built at -O0 and at -O2: the bad
+mode gives exactly one report with the problem, the bad bytes, the block
+or frame that holds the buffer and the caller's file:line; the good twin
+gives none and the same result as without the library.  Also: freed
+blocks, threads (exactly the seeded bad calls), allocation sites
+(RWCHECK_HEAP_ORIGINS), another allocator (one warning, no report), and
+RWCHECK_CHECKS switching each family off."""
+import os
+import re
+
+from rwctest import BUILD, Run, ok, done, check_report
+
+PROGS = [("-O0", os.path.join(BUILD, "tests", "victim_bounds")),
+         ("-O2", os.path.join(BUILD, "tests", "victim_bounds_o2"))]
+BUMP = os.path.join(BUILD, "tests", ".libs", "libbump.so")
+STACK = {"RWCHECK_CHECKS": "+stack"}
+
+
+def run(prog, case, mode, **kw):
+    return Run([prog, case, mode], **kw)
+
+
+def block_of(r):
+    m = re.search(r"^block (0x[0-9a-f]+) (\d+)$", r.stdout, re.M)
+    return (int(m.group(1), 16), int(m.group(2))) if m else (None, None)
+
+
+def clean(prog, tag, case, env=None):
+    base = run(prog, case, "good", preload=False)
+    r = run(prog, case, "good", env=env)
+    ok(r.status == 0 and not r.reports and r.log == "", "%s %s good: no report" % (tag, case), r.describe())
+    ok(r.results == base.results and r.results,
+       "%s %s good: same result as without rwcheck (%s)" % (tag, case, r.results), base.describe())
+
+
+def heap_bad(prog, tag, case, count=8192, offset=0):
+    r = run(prog, case, "bad")
+    lo, size = block_of(r)
+    name = "%s %s bad" % (tag, case)
+    check_report(r, name, "read" if case != "heap_readv" else "readv", "heap-overflow",
+                 first=size - offset, last=count - 1)
+    if r.reports:
+        reg = r.reports[0].get("region", {})
+        ok(reg.get("kind") == "heap-block" and int(reg.get("start", "0"), 16) == lo and reg.get("size") == size,
+           "%s: the block is described: start %s, %s bytes" % (name, hex(lo or 0), size), reg)
+        ok("past the end of a heap block of %d bytes" % size in r.reports[0].get("text", ""),
+           "%s: the text report names the block" % name, r.reports[0].get("text"))
+    base = run(prog, case, "bad", preload=False)
+    ok(r.results == base.results, "%s: result unchanged (the file is short: %s)" % (name, r.results), base.describe())
+
+
+for tag, prog in PROGS:
+    for case in ["heap_malloc", "heap_calloc", "heap_memalign", "heap_aligned_alloc", "heap_valloc",
+                 "heap_pvalloc", "heap_posix_memalign", "heap_realloc", "heap_realloc_shrink"]:
+        heap_bad(prog, tag, case)
+        clean(prog, tag, case)
+    heap_bad(prog, tag, "heap_interior", count=100, offset=50)
+    clean(prog, tag, "heap_interior")
+    heap_bad(prog, tag, "heap_readv", count=4096)
+    clean(prog, tag, "heap_readv")
+
+    r = run(prog, "heap_freed", "bad")
+    check_report(r, "%s heap_freed bad" % tag, "write", "heap-overflow", first=0, last=9)
+    if r.reports:
+        reg = r.reports[0].get("region", {})
+        ok(reg.get("kind") == "freed-heap-block" and "in a freed heap block" in r.reports[0].get("message", ""),
+           "%s heap_freed: described as a freed block" % tag, r.reports[0])
+    clean(prog, tag, "heap_freed")
+
+    r = run(prog, "heap_large", "bad")
+    ok(len(r.reports) == 1 and r.reports[0].get("problem") in ("heap-overflow", "buf-unmapped"),
+       "%s heap_large bad: reported once (past the block, and its mapping)" % tag, r.describe())
+    clean(prog, tag, "heap_large")
+
+    r = run(prog, "heap_threads", "bad", env={"RWCHECK_DEDUP": "0"})
+    seeded = re.search(r"^seeded (\d+)$", r.stdout, re.M)
+    ok(seeded and int(seeded.group(1)) == 40 and len(r.reports) == 40 and
+       all(x.get("problem") == "heap-overflow" and x.get("call") == "pread" for x in r.reports),
+       "%s heap_threads: 4 threads x 1000 blocks, exactly the 40 seeded bad calls reported (%d)"
+       % (tag, len(r.reports)), r.describe()[:3000])
+    clean(prog, tag, "heap_threads")
+
+    # Stack (RWCHECK_CHECKS=+stack).
+    r = run(prog, "stack_local", "bad", env=STACK)
+    check_report(r, "%s stack_local bad" % tag, "read", "stack-overflow")
+    if r.reports:
+        rep = r.reports[0]
+        reg, bad = rep.get("region", {}), rep.get("bad", {})
+        ok(reg.get("kind") == "stack-frame" and reg.get("frame") == 0 and 64 <= bad.get("first", 0) <= 96
+           and bad.get("last") == 255,
+           "%s stack_local: frame #0 (local64) holds buf; bytes from %s on run past it" % (tag, bad.get("first")), rep)
+        ok("past the locals of frame #0 local64" in rep.get("text", ""),
+           "%s stack_local: the text report names the frame" % tag, rep.get("text"))
+    for case in ["stack_local", "stack_caller", "stack_alloca", "stack_vla", "stack_thread", "stack_loop"]:
+        clean(prog, tag, case, env=STACK)
+    r = run(prog, "stack_caller", "bad", env=STACK)
+    check_report(r, "%s stack_caller bad" % tag, "read", "stack-overflow")
+    if r.reports:
+        reg = r.reports[0].get("region", {})
+        ok(reg.get("frame") == 1 and r.reports[0]["bad"]["first"] >= 256,
+           "%s stack_caller: the buffer is the caller's: frame #1, past its 256 bytes" % tag, r.reports[0])
+    for case in ["stack_alloca", "stack_vla", "stack_thread", "stack_loop"]:
+        r = run(prog, case, "bad", env=STACK)
+        check_report(r, "%s %s bad" % (tag, case), "read", "stack-overflow")
+
+prog = PROGS[0][1]
+r = run(prog, "heap_malloc", "bad", env={"RWCHECK_HEAP_ORIGINS": "1"})
+alloc_line = [i + 1 for i, l in enumerate(open(os.path.join(os.environ.get("RWC_SRCDIR", "."), "tests",
+                                                             "victim_bounds.c")))
+              if "c_heap_malloc(void)" in l]
+at = r.reports[0].get("region", {}).get("allocated_at", {}) if r.reports else {}
+ok(at.get("function") == "c_heap_malloc" and at.get("line") in alloc_line and
+   "the block was allocated at" in r.reports[0].get("text", ""),
+   "RWCHECK_HEAP_ORIGINS=1: the report names where the block was allocated (c_heap_malloc, line %s)"
+   % alloc_line, r.describe())
+r = run(prog, "heap_malloc", "bad")
+ok(r.reports and "allocated_at" not in r.reports[0].get("region", {}),
+   "by default no allocation site is recorded", r.describe())
+
+# Another allocator, preloaded after and before the library.
+for order, pre in [("after", None), ("before", None)]:
+    lib = os.environ["RWC_LIB"]
+    env = {"LD_PRELOAD": "%s:%s" % (lib, BUMP) if order == "after" else "%s:%s" % (BUMP, lib)}
+    r = run(prog, "heap_malloc", "bad", env=env)
+    warn = [l for l in r.log.splitlines() if "malloc is not glibc's" in l]
+    ok(r.status == 0 and not r.reports and len(warn) == 1,
+       "another malloc preloaded %s the library: one warning, the heap check off, no report" % order,
+       r.describe())
+    r = run(prog, "heap_threads", "good", env=env)
+    ok(r.status == 0 and not r.reports, "... and threads allocating through it run clean", r.describe())
+
+# RWCHECK_CHECKS: each family off.
+r = run(prog, "heap_malloc", "bad", env={"RWCHECK_CHECKS": "-heap"})
+ok(r.status == 0 and not r.reports and r.log == "", "RWCHECK_CHECKS=-heap: no heap report", r.describe())
+r = run(prog, "stack_local", "bad")
+ok(r.status == 0 and not r.reports, "the stack check is off by default", r.describe())
+r = run(prog, "stack_local", "bad", env={"RWCHECK_CHECKS": "maps,stack"})
+ok(len(r.reports) == 1 and r.reports[0].get("problem") == "stack-overflow",
+   "RWCHECK_CHECKS=maps,stack: the stack check on", r.describe())
+r = run(prog, "heap_malloc", "bad", env={"RWCHECK_CHECKS": "maps,stack"})
+ok(not r.reports, "RWCHECK_CHECKS=maps,stack: no heap check", r.describe())
+r = run(prog, "heap_malloc", "bad", env={"RWCHECK_CHECKS": "bogus"})
+ok(len(r.reports) == 1 and "RWCHECK_CHECKS" in r.log and "bogus" in r.log,
+   "RWCHECK_CHECKS=bogus: one warning naming it, the default checks", r.describe())
+done()

@@ -1,0 +1,283 @@
+/* victim_bounds.c: calls whose buffer lies in a heap block or a stack
+ * frame, good or bad, for tests/bounds.py.  Same protocol as victim.c:
+ *
+ *   victim_bounds CASE good|bad
+ *
+ * prints "site FUNCTION LINE" for the call under test, "block ADDR SIZE"
+ * for the heap block it uses (SIZE: malloc_usable_size), and
+ * "result RET ERRNO".  Built twice: -O0 -g (victim_bounds) and -O2 -g
+ * (victim_bounds_o2); the functions that own stack buffers are noinline
+ * so that their frames exist at -O2 too. */
+#define _GNU_SOURCE
+#ifdef VICTIM_O0
+#pragma GCC optimize("O0") /* the build's CFLAGS (-O2) come after ours */
+#endif
+#include <alloca.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define SITE() printf("site %s %d\n", __func__, __LINE__)
+#define NOINLINE __attribute__((noinline))
+
+static int bad;
+static int file_fd; /* a 10-byte file */
+static int null_fd; /* /dev/null */
+static ssize_t ret;
+
+static void block(const void *p)
+{
+	printf("block %p %zu\n", p, malloc_usable_size((void *)p));
+}
+
+/* Each heap case reads the 10-byte file into a 100-byte request: the bad
+ * mode asks for 8192 bytes (the file is short: the call succeeds). */
+static void heap_read(char *p)
+{
+	block(p);
+	SITE(); ret = read(file_fd, p, bad ? 8192 : 100);
+}
+
+static void c_heap_malloc(void) { heap_read(malloc(100)); }
+static void c_heap_calloc(void) { heap_read(calloc(10, 10)); }
+static void c_heap_memalign(void) { heap_read(memalign(64, 100)); }
+static void c_heap_aligned_alloc(void) { heap_read(aligned_alloc(64, 128)); }
+static void c_heap_valloc(void) { heap_read(valloc(100)); }
+static void c_heap_pvalloc(void) { heap_read(pvalloc(100)); }
+
+static void c_heap_posix_memalign(void)
+{
+	void *p = NULL;
+
+	if (posix_memalign(&p, 32, 100) != 0)
+		exit(99);
+	heap_read(p);
+}
+
+static void c_heap_realloc(void)
+{
+	char *keep = malloc(16), *p = malloc(16);
+
+	p = realloc(p, 100); /* grows past its neighbour: moves */
+	heap_read(p);
+	free(keep);
+}
+
+static void c_heap_realloc_shrink(void)
+{
+	char *p = realloc(malloc(2000), 100); /* the tail becomes a free chunk */
+
+	heap_read(p);
+}
+
+/* An interior pointer: p + 50, asking for 50 (good) or 100 bytes. */
+static void c_heap_interior(void)
+{
+	char *p = malloc(100);
+
+	block(p);
+	SITE(); ret = read(file_fd, p + 50, bad ? 100 : 50);
+}
+
+/* A vector call: segment 1 is the heap block. */
+static void c_heap_readv(void)
+{
+	static char small[16];
+	char *p = malloc(100);
+	struct iovec iov[2] = {{small, 4}, {p, bad ? 4096 : 100}};
+
+	block(p);
+	SITE(); ret = readv(file_fd, iov, 2);
+}
+
+/* Written out of a freed block (write-like: the freed memory is only
+ * read, so the program's heap survives the bad mode). */
+static void c_heap_freed(void)
+{
+	char *p = malloc(100), *q = malloc(100);
+
+	block(p);
+	free(p);
+	SITE(); ret = write(null_fd, bad ? p : q, 10);
+	free(q);
+}
+
+/* A large block glibc serves with mmap: its last 100 bytes, or 4096
+ * bytes from there (past the block, and past its mapping unless another
+ * one happens to follow). */
+static void c_heap_large(void)
+{
+	char *p = malloc(1 << 20);
+
+	block(p);
+	SITE(); ret = read(file_fd, p + malloc_usable_size(p) - 100, bad ? 4096 : 100);
+}
+
+/* Threads allocate, read into and free blocks of many sizes; with bad,
+ * every 100th call of each thread asks for 64 bytes past its block. */
+#define THREADS 4
+#define ROUNDS 1000
+static void *heap_worker(void *arg)
+{
+	unsigned seed = (unsigned)(uintptr_t)arg, bads = 0;
+
+	for (int i = 0; i < ROUNDS; i++) {
+		size_t n = 16 + rand_r(&seed) % 3000;
+		char *p = malloc(n);
+		int b = bad && i % 100 == 99;
+
+		if (pread(file_fd, p, b ? malloc_usable_size(p) + 64 : n, 0) < 0)
+			exit(98);
+		bads += (unsigned)b;
+		free(p);
+	}
+	return (void *)(uintptr_t)bads;
+}
+
+static void c_heap_threads(void)
+{
+	pthread_t t[THREADS];
+	uintptr_t total = 0;
+
+	for (uintptr_t i = 0; i < THREADS; i++)
+		pthread_create(&t[i], NULL, heap_worker, (void *)(i + 1));
+	for (int i = 0; i < THREADS; i++) {
+		void *r;
+		pthread_join(t[i], &r);
+		total += (uintptr_t)r;
+	}
+	printf("seeded %lu\n", (unsigned long)total);
+	ret = 0;
+}
+
+/* ---- stack: a 64-byte local, read 64 (good) or 256 bytes ---------- */
+static NOINLINE ssize_t local64(void)
+{
+	char b[64];
+	ssize_t r;
+
+	SITE(); r = read(file_fd, b, bad ? 256 : sizeof b);
+	__asm__ volatile("" : : "r"(b) : "memory");
+	return r;
+}
+
+static void c_stack_local(void) { ret = local64(); }
+
+/* The buffer is the caller's; the callee reads into it. */
+static NOINLINE ssize_t callee(char *b, size_t n)
+{
+	ssize_t r;
+
+	SITE(); r = read(file_fd, b, n);
+	__asm__ volatile("" : : : "memory"); /* no tail call: this frame stays */
+	return r;
+}
+
+static NOINLINE ssize_t caller256(void)
+{
+	char b[256];
+	ssize_t r = callee(b, bad ? 1024 : sizeof b);
+
+	__asm__ volatile("" : : "r"(b) : "memory");
+	return r;
+}
+
+static void c_stack_caller(void) { ret = caller256(); }
+
+static NOINLINE ssize_t with_alloca(size_t n)
+{
+	char *b = alloca(n);
+
+	SITE(); ret = read(file_fd, b, bad ? n + 512 : n);
+	__asm__ volatile("" : : "r"(b) : "memory");
+	return ret;
+}
+
+static void c_stack_alloca(void) { ret = with_alloca(300); }
+
+static NOINLINE ssize_t with_vla(size_t n)
+{
+	char b[n];
+
+	SITE(); ret = read(file_fd, b, bad ? n + 512 : n);
+	__asm__ volatile("" : : "r"(b) : "memory");
+	return ret;
+}
+
+static void c_stack_vla(void) { ret = with_vla(300); }
+
+static void *stack_thread(void *arg)
+{
+	(void)arg;
+	ret = local64();
+	return NULL;
+}
+
+static void c_stack_thread(void)
+{
+	pthread_t t;
+
+	pthread_create(&t, NULL, stack_thread, NULL);
+	pthread_join(t, NULL);
+}
+
+/* Good calls in a loop (the frame cache), then one bad one. */
+static void c_stack_loop(void)
+{
+	int b = bad;
+
+	bad = 0;
+	for (int i = 0; i < 1000; i++)
+		if (local64() < 0)
+			exit(98);
+	bad = b;
+	ret = local64();
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} cases[] = {
+#define E(n) {#n, c_##n}
+	E(heap_malloc), E(heap_calloc), E(heap_memalign), E(heap_aligned_alloc), E(heap_valloc),
+	E(heap_pvalloc), E(heap_posix_memalign), E(heap_realloc), E(heap_realloc_shrink),
+	E(heap_interior), E(heap_readv), E(heap_freed), E(heap_large), E(heap_threads),
+	E(stack_local), E(stack_caller), E(stack_alloca), E(stack_vla), E(stack_thread),
+	E(stack_loop),
+#undef E
+};
+
+int main(int argc, char **argv)
+{
+	char path[] = "/tmp/rwc-bounds-XXXXXX";
+
+	if (argc != 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
+		fprintf(stderr, "usage: victim_bounds CASE good|bad\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IONBF, 0);
+	bad = strcmp(argv[2], "bad") == 0;
+	file_fd = mkstemp(path);
+	null_fd = open("/dev/null", O_WRONLY);
+	if (file_fd < 0 || null_fd < 0 || write(file_fd, "0123456789", 10) != 10)
+		return 99;
+	unlink(path);
+	lseek(file_fd, 0, SEEK_SET);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		if (strcmp(cases[i].name, argv[1]) == 0) {
+			errno = 0;
+			cases[i].fn();
+			printf("result %zd %d\n", ret, ret < 0 ? errno : 0);
+			return 0;
+		}
+	}
+	fprintf(stderr, "victim_bounds: no case %s\n", argv[1]);
+	return 2;
+}
