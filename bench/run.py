@@ -29,12 +29,25 @@ LINES = [
 ]
 
 
+# The bounds checks (issue 6): each workload without the library, with
+# the library and the check off, and with it on.
+CHECK_LINES = [
+    ("malloc+free, 16 B..4 KiB (no I/O)", ["mallocs", 2000000], "heap"),
+    ("read 1 B into a heap block", ["heapread", 300000], "heap"),
+    ("read 1 B into a stack buffer", ["stackread", 300000], "stack"),
+    ("process start + 1 read into a stack buffer", ["spawnone", 100], "stack"),
+]
+
+
 def env(preload):
-    """preload: False (nothing), True (librwcheck.so), or a library path."""
+    """preload: False (nothing), True (librwcheck.so), a library path, or
+    a dict of RWCHECK_* knobs (librwcheck.so with them)."""
     e = {k: v for k, v in os.environ.items() if not k.startswith("RWCHECK_") and k != "LD_PRELOAD"}
-    if preload is True:
+    if preload is True or isinstance(preload, dict):
         e["LD_PRELOAD"] = LIB
         e["RWCHECK_LOG"] = "/dev/null"
+        if isinstance(preload, dict):
+            e.update(preload)
     elif preload:
         e["LD_PRELOAD"] = preload
     return e
@@ -96,6 +109,13 @@ def main():
         base, lib, ratio = measure(lambda p: micro(a, EMPTY if p else False), o.samples)
         rows.append(("  reference: empty preload, process start", base, lib, ratio, None, "ns/op"))
     rss_base, rss_lib, _ = measure(peak_rss_kib, 3)
+    checks = []
+    for name, args, check in CHECK_LINES:
+        a = [args[0], max(1, args[1] // scale)]
+        on, off = {"RWCHECK_CHECKS": "+" + check}, {"RWCHECK_CHECKS": "-" + check}
+        base, lib, r_none = measure(lambda p: micro(a, on if p else False), o.samples)
+        off_t, _, r_off = measure(lambda p: micro(a, on if p else off), o.samples)
+        checks.append((name, check, base, off_t, lib, r_none, r_off))
 
     print("%-40s %12s %12s %7s %7s" % ("line", "without", "with", "ratio", "target"))
     failed = 0
@@ -109,6 +129,12 @@ def main():
     failed += bool(mark)
     print("%-40s %8.0f KiB %9.0f KiB %+6.2f MiB (target <= +2 MiB)%s" % (
         "peak RSS of a small program", rss_base, rss_lib, over, mark))
+    print()
+    print("%-44s %6s %10s %10s %10s %8s %8s" % ("cost of the bounds checks", "check", "without",
+                                                 "check off", "check on", "on/none", "on/off"))
+    for name, check, base, off_t, lib, r_none, r_off in checks:
+        print("%-44s %6s %7.1f ns %7.1f ns %7.1f ns %8.3f %8.3f" % (name, check, base, off_t, lib,
+                                                                  r_none, r_off))
     print("samples per line: %d, with/without back to back in alternating order; times are medians,"
           " ratio the median of the paired ratios; %d line(s) missed" % (o.samples, failed))
     return 0

@@ -130,6 +130,47 @@ static void w_spawn(void)
 	     waitpid(pid, &st, 0));
 }
 
+/* ---- the bounds checks (issue 6) ---- */
+
+/* malloc-heavy: a ring of 64 blocks of 16..4096 bytes, one replaced per
+ * iteration; no I/O at all (the allocator wrappers' cost). */
+static void w_mallocs(void)
+{
+	static void *ring[64];
+	unsigned r = 2463534242u;
+	LOOP(r ^= r << 13; r ^= r >> 17; r ^= r << 5;
+	     free(ring[i & 63]); ring[i & 63] = malloc(16 + r % 4081);
+	     if (!ring[i & 63]) die("malloc"));
+}
+
+/* 1-byte reads into a heap block (the heap check's lookup). */
+static void w_heapread(void)
+{
+	char *p = malloc(64);
+	LOOP(if (read(zero_fd, p + (i & 31), 1) != 1) die("read"));
+}
+
+/* 1-byte reads into a local buffer (the stack check's frame cache). */
+static __attribute__((noinline)) void stack_read(void)
+{
+	char b[64];
+	if (read(zero_fd, b, 1) != 1)
+		die("read");
+	__asm__ volatile("" : : "r"(b) : "memory");
+}
+
+static void w_stackread(void) { LOOP(stack_read()); }
+
+/* Short processes that each read once into a stack buffer: what the
+ * stack check's first walk (loading libunwind) costs a process. */
+static void w_spawnone(void)
+{
+	char *argv[] = {"rwbench", "one", NULL};
+	LOOP(pid_t pid; int st;
+	     if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ) != 0) die("spawn");
+	     waitpid(pid, &st, 0));
+}
+
 static void w_small(void)
 {
 	/* a small program: a few reads and writes, then its peak RSS in KiB */
@@ -167,6 +208,11 @@ int main(int argc, char **argv)
 	else if (!strcmp(w, "manymaps")) w_manymaps();
 	else if (!strcmp(w, "spawn")) w_spawn();
 	else if (!strcmp(w, "small")) w_small();
+	else if (!strcmp(w, "mallocs")) w_mallocs();
+	else if (!strcmp(w, "heapread")) w_heapread();
+	else if (!strcmp(w, "stackread")) w_stackread();
+	else if (!strcmp(w, "spawnone")) w_spawnone();
+	else if (!strcmp(w, "one")) stack_read();
 	else {
 		fprintf(stderr, "usage: rwbench WORKLOAD [ITERATIONS]\n");
 		return 2;

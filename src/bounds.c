@@ -65,7 +65,7 @@ static enum rwc_problem heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintpt
 	size_t ls = 0, fs = 0;
 
 	b->kind = RWC_HOLDER_NONE;
-	if (!__atomic_load_n(&rwc_hm_used, __ATOMIC_RELAXED))
+	if (rwc_hm_nothing_below(p))
 		return RWC_OK;
 	live = rwc_hm_prev(p, 0, 0);
 	if (live)

@@ -9,6 +9,7 @@
 #define RWC_BOUNDS_H
 
 #include "checks.h"
+#include "heapmap.h"
 
 #define RWC_CHECK_MAPS 1u
 #define RWC_CHECK_OFFSET 2u
@@ -27,8 +28,15 @@ int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc);
 
 static inline int rwc_bounds_fast(const void *p, size_t n, const void *sp0, const void *pc)
 {
-	return RWC_LIKELY(!__atomic_load_n(&rwc_bounds_on, __ATOMIC_RELAXED)) || n == 0 ||
-	       rwc_bounds_good((uintptr_t)p, n, (uintptr_t)sp0, (uintptr_t)pc);
+	unsigned on = __atomic_load_n(&rwc_bounds_on, __ATOMIC_RELAXED);
+
+	if (RWC_LIKELY(!on) || n == 0)
+		return 1;
+	/* Neither a heap buffer nor one on the stack: done here. */
+	if ((!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below((uintptr_t)p)) &&
+	    (!(on & RWC_CHECK_STACK) || (uintptr_t)p < (uintptr_t)sp0))
+		return 1;
+	return rwc_bounds_good((uintptr_t)p, n, (uintptr_t)sp0, (uintptr_t)pc);
 }
 
 /* The full check: RWC_OK, or the problem with what holds the buffer in B

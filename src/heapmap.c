@@ -9,13 +9,14 @@
 #include "mapwatch.h"
 #include "real.h"
 
-#define LEAF_SHIFT 30                            /* 1 GiB of address space per leaf */
-#define ADDR_BITS 47                             /* user space tracked: below 128 TiB */
-#define NLEAVES (1u << (ADDR_BITS - LEAF_SHIFT)) /* the top table: 1 MiB of .bss */
+#define LEAF_SHIFT RWC_HM_LEAF_SHIFT
+#define NLEAVES RWC_HM_LEAVES
 #define GRAINS (1ul << (LEAF_SHIFT - 4))         /* bits per bitmap */
 #define WORDS (GRAINS / 64)                      /* words per bitmap */
 
 struct leaf {
+	uintptr_t lowest;               /* no block ever started below this (first:
+	                                 * heapmap.h reads it) */
 	uint64_t live[WORDS];
 	uint64_t freed[WORDS];
 	uint64_t live_sum[WORDS / 64];  /* bit w: live[w] may be nonzero */
@@ -23,9 +24,10 @@ struct leaf {
 	uintptr_t *origin;              /* per grain, when origins are kept */
 };
 
-static struct leaf *top[NLEAVES];
+/* The top table, seen by heapmap.h as pointers to each leaf's "lowest". */
+uintptr_t *rwc_hm_top[NLEAVES];
+#define top ((struct leaf **)rwc_hm_top)
 int rwc_hm_origins;
-int rwc_hm_used;
 
 static void *map_mem(size_t n)
 {
@@ -51,6 +53,7 @@ static struct leaf *leaf_of(uintptr_t a, int make)
 	n = map_mem(sizeof *n);
 	if (!n)
 		return NULL;
+	n->lowest = UINTPTR_MAX;
 	if (__atomic_compare_exchange_n(&top[i], &l, n, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return n;
 	REAL(munmap)(n, sizeof *n); /* another thread's leaf won */
@@ -74,6 +77,17 @@ static inline void set_bit(uint64_t *bits, uint64_t *sum, size_t g)
 		__atomic_fetch_or(&sum[w / 64], sm, __ATOMIC_RELEASE);
 }
 
+/* Lowers the leaf's lowest start to P (before the bit is set: a search
+ * never skips a block it could find). */
+static inline void note_lowest(struct leaf *l, uintptr_t p)
+{
+	uintptr_t lo = __atomic_load_n(&l->lowest, __ATOMIC_RELAXED);
+
+	while (p < lo && !__atomic_compare_exchange_n(&l->lowest, &lo, p, 1, __ATOMIC_RELEASE,
+						       __ATOMIC_RELAXED))
+		;
+}
+
 void rwc_hm_live(uintptr_t p, uintptr_t origin)
 {
 	struct leaf *l;
@@ -85,6 +99,7 @@ void rwc_hm_live(uintptr_t p, uintptr_t origin)
 	if (!l)
 		return;
 	g = grain(p);
+	note_lowest(l, p);
 	if (rwc_hm_origins) {
 		uintptr_t *o = __atomic_load_n(&l->origin, __ATOMIC_ACQUIRE);
 		if (!o) {
@@ -101,8 +116,6 @@ void rwc_hm_live(uintptr_t p, uintptr_t origin)
 			__atomic_store_n(&o[g], origin, __ATOMIC_RELAXED);
 	}
 	set_bit(l->live, l->live_sum, g);
-	if (RWC_UNLIKELY(!__atomic_load_n(&rwc_hm_used, __ATOMIC_RELAXED)))
-		__atomic_store_n(&rwc_hm_used, 1, __ATOMIC_RELAXED);
 }
 
 void rwc_hm_freed(uintptr_t p, int mark)
@@ -163,7 +176,7 @@ uintptr_t rwc_hm_prev(uintptr_t a, int freed, uintptr_t floor)
 		uintptr_t base = a & ~((1ul << LEAF_SHIFT) - 1);
 		size_t low = lowest > base ? grain(lowest) : 0, b;
 
-		if (l) {
+		if (l && a >= __atomic_load_n(&l->lowest, __ATOMIC_ACQUIRE)) {
 			b = freed ? prev_bit(l->freed, l->freed_sum, grain(a), low)
 				  : prev_bit(l->live, l->live_sum, grain(a), low);
 			if (b)

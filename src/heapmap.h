@@ -16,6 +16,28 @@
 
 #define RWC_HM_GRAIN 16u          /* glibc's MALLOC_ALIGNMENT on 64-bit */
 #define RWC_HM_SEARCH (64u << 20) /* how far back a block start is searched */
+#define RWC_HM_LEAF_SHIFT 30      /* 1 GiB of address space per leaf */
+#define RWC_HM_LEAVES (1u << (47 - RWC_HM_LEAF_SHIFT)) /* below 128 TiB: 1 MiB of .bss */
+
+/* The leaves; each begins with the lowest block start it ever held. */
+extern uintptr_t *rwc_hm_top[RWC_HM_LEAVES];
+
+/* 1 when no block can start at or below A within the search: the common
+ * answer for buffers that are not on the heap, in a few loads. */
+static inline int rwc_hm_nothing_below(uintptr_t a)
+{
+	size_t i = a >> RWC_HM_LEAF_SHIFT;
+	const uintptr_t *l;
+
+	if (i >= RWC_HM_LEAVES)
+		return 1;
+	l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE);
+	if (l && a >= __atomic_load_n(l, __ATOMIC_ACQUIRE))
+		return 0;
+	/* near the leaf's start the search reaches into the leaf below */
+	return (a & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >= RWC_HM_SEARCH || i == 0 ||
+	       !__atomic_load_n(&rwc_hm_top[i - 1], __ATOMIC_ACQUIRE);
+}
 
 /* Records the block at P (from malloc & co.) as live, with the call site
  * ORIGIN when origins are kept; a no-op for addresses it cannot track. */
@@ -37,8 +59,5 @@ extern int rwc_hm_origins;
 
 /* Record blocks at all (malloc.c; 0 once the heap check is off). */
 extern int rwc_heap_track;
-
-/* Nonzero once any block was recorded (a cheap "is there a heap at all"). */
-extern int rwc_hm_used;
 
 #endif
