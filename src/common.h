@@ -43,6 +43,9 @@ enum rwc_shape {
 	RWC_SHAPE_BUF,  /* fd, buf, count */
 	RWC_SHAPE_IOV,  /* fd, iov, iovcnt */
 	RWC_SHAPE_MSG,  /* fd, msghdr */
+	RWC_SHAPE_MMSG, /* fd, mmsghdr array (msg), vlen (iovcnt) */
+	RWC_SHAPE_XFER, /* fd -> fd2, offset pointers, count: sendfile, splice, copy_file_range */
+	RWC_SHAPE_PVM,  /* pid (fd), local iov/iovcnt, remote riov/riovcnt */
 };
 
 /* One interposed call, as the entry point saw it.  Filled by the thin
@@ -61,6 +64,12 @@ struct rwc_call {
 	int has_offset;
 	int offset_minus_one_ok;  /* preadv2/pwritev2: -1 is "current position" */
 	int64_t offset;
+	const void *stream;       /* stdio calls: the FILE (fd is then -1) */
+	int fd2;                  /* SHAPE_XFER: the descriptor written to */
+	int64_t *offp[2];         /* SHAPE_XFER: offset pointers, NULL for none */
+	const char *offname[2];   /* ... and their parameters' names */
+	const struct iovec *riov; /* SHAPE_PVM: the remote iovec array */
+	long riovcnt;
 	void *caller;             /* return address into the caller */
 	void *caller_sp;          /* the caller's stack pointer at the call (its
 	                           * frame starts there); NULL: unknown */

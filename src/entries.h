@@ -4,6 +4,7 @@
 #ifndef RWC_ENTRIES_H
 #define RWC_ENTRIES_H
 
+#include <stdio.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -15,5 +16,11 @@ extern ssize_t __pread64_chk(int fd, void *buf, size_t nbytes, off64_t offset, s
 extern ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags);
 extern ssize_t __recvfrom_chk(int fd, void *__restrict buf, size_t n, size_t buflen,
 			      int flags, __SOCKADDR_ARG addr, socklen_t *__restrict addr_len);
+extern size_t __fread_chk(void *__restrict ptr, size_t ptrlen, size_t size, size_t n,
+			  FILE *__restrict stream);
+extern size_t __fread_unlocked_chk(void *__restrict ptr, size_t ptrlen, size_t size, size_t n,
+				   FILE *__restrict stream);
+extern char *__fgets_chk(char *__restrict s, size_t size, int n, FILE *__restrict stream);
+extern char *__fgets_unlocked_chk(char *__restrict s, size_t size, int n, FILE *__restrict stream);
 
 #endif

@@ -24,6 +24,11 @@ int rwc_is_bounds_problem(const struct rwc_finding *f)
 /* "buf", "iov[2]", "the iovec array", ... */
 static void what(struct rwc_fmt *o, const struct rwc_finding *f)
 {
+	if (f->msg_index >= 0) {
+		rwc_fmt_str(o, "msgvec[");
+		rwc_fmt_i64(o, f->msg_index);
+		rwc_fmt_str(o, "] ");
+	}
 	rwc_fmt_str(o, f->what);
 	if (f->iov_index >= 0) {
 		rwc_fmt_char(o, '[');
@@ -41,6 +46,18 @@ static const char *bounds_words(const struct rwc_finding *f)
 		return "in a freed heap block";
 	default:
 		return "past its stack frame (saved registers, return address, callers' frames)";
+	}
+}
+
+/* "offset " or, for an offset pointer, "*off_in = " */
+static void offset_name(struct rwc_fmt *o, const struct rwc_finding *f)
+{
+	if (f->offset_what) {
+		rwc_fmt_char(o, '*');
+		rwc_fmt_str(o, f->offset_what);
+		rwc_fmt_str(o, " = ");
+	} else {
+		rwc_fmt_str(o, "offset ");
 	}
 }
 
@@ -70,25 +87,29 @@ static void message(struct rwc_fmt *o, const struct rwc_call *c, const struct rw
 	}
 	switch (f->problem) {
 	case RWC_OFFSET_NEGATIVE:
-		rwc_fmt_str(o, "offset ");
-		rwc_fmt_i64(o, c->offset);
+		offset_name(o, f);
+		rwc_fmt_i64(o, f->offset_what ? f->offset : c->offset);
 		rwc_fmt_str(o, " is negative");
 		break;
 	case RWC_OFFSET_OVERFLOW:
-		rwc_fmt_str(o, "offset ");
-		rwc_fmt_i64(o, c->offset);
+		offset_name(o, f);
+		rwc_fmt_i64(o, f->offset_what ? f->offset : c->offset);
 		rwc_fmt_str(o, " + count ");
-		rwc_fmt_u64(o, c->shape == RWC_SHAPE_BUF ? c->count : f->total);
+		rwc_fmt_u64(o, c->shape == RWC_SHAPE_IOV ? f->total : c->count);
 		rwc_fmt_str(o, " overflows a 64-bit file offset");
 		break;
 	case RWC_COUNT_TOO_LARGE:
+		if (c->stream && c->count == SIZE_MAX) {
+			rwc_fmt_str(o, "size * nmemb overflows size_t");
+			break;
+		}
 		rwc_fmt_str(o, "count ");
 		rwc_fmt_u64(o, c->count);
 		rwc_fmt_str(o, " exceeds SSIZE_MAX");
 		break;
 	case RWC_IOVCNT_INVALID:
-		rwc_fmt_str(o, "iovcnt ");
-		rwc_fmt_i64(o, c->iovcnt);
+		rwc_fmt_str(o, f->buf == c->riov && c->riov ? "riovcnt " : "iovcnt ");
+		rwc_fmt_i64(o, (int64_t)f->count);
 		rwc_fmt_str(o, " is outside 0..");
 		rwc_fmt_u64(o, IOV_MAX);
 		break;
@@ -121,6 +142,29 @@ static void region_text(struct rwc_fmt *o, const struct rwc_region_desc *d)
 	}
 }
 
+static void arg_int(struct rwc_fmt *o, const char *name, int64_t v)
+{
+	rwc_fmt_str(o, name);
+	rwc_fmt_char(o, '=');
+	rwc_fmt_i64(o, v);
+}
+
+static void arg_ptr(struct rwc_fmt *o, const char *name, const void *p)
+{
+	rwc_fmt_str(o, ", ");
+	rwc_fmt_str(o, name);
+	rwc_fmt_char(o, '=');
+	rwc_fmt_hex(o, (uintptr_t)p);
+}
+
+static void arg_count(struct rwc_fmt *o, const char *name, uint64_t v)
+{
+	rwc_fmt_str(o, ", ");
+	rwc_fmt_str(o, name);
+	rwc_fmt_char(o, '=');
+	rwc_fmt_u64(o, v);
+}
+
 static void call_text(struct rwc_fmt *o, const struct rwc_call *c)
 {
 	rwc_fmt_str(o, c->name);
@@ -130,25 +174,50 @@ static void call_text(struct rwc_fmt *o, const struct rwc_call *c)
 		rwc_fmt_str(o, c->sysname);
 		rwc_fmt_str(o, ", ");
 	}
-	rwc_fmt_str(o, "fd=");
-	rwc_fmt_i64(o, c->fd);
-	if (c->shape == RWC_SHAPE_BUF) {
-		rwc_fmt_str(o, ", buf=");
-		rwc_fmt_hex(o, (uintptr_t)c->buf);
-		rwc_fmt_str(o, ", count=");
-		rwc_fmt_u64(o, c->count);
-	} else if (c->shape == RWC_SHAPE_IOV) {
-		rwc_fmt_str(o, ", iov=");
-		rwc_fmt_hex(o, (uintptr_t)c->iov);
-		rwc_fmt_str(o, ", iovcnt=");
-		rwc_fmt_i64(o, c->iovcnt);
+	if (c->stream) {
+		rwc_fmt_str(o, "stream=");
+		rwc_fmt_hex(o, (uintptr_t)c->stream);
+	} else if (c->shape == RWC_SHAPE_PVM) {
+		arg_int(o, "pid", c->fd);
+	} else if (c->shape == RWC_SHAPE_XFER) {
+		arg_int(o, "fd_in", c->fd);
+		rwc_fmt_str(o, ", ");
+		arg_int(o, "fd_out", c->fd2);
 	} else {
-		rwc_fmt_str(o, ", msg=");
-		rwc_fmt_hex(o, (uintptr_t)c->msg);
+		arg_int(o, "fd", c->fd);
+	}
+	switch (c->shape) {
+	case RWC_SHAPE_BUF:
+		arg_ptr(o, "buf", c->buf);
+		arg_count(o, "count", c->count);
+		break;
+	case RWC_SHAPE_IOV:
+		arg_ptr(o, "iov", c->iov);
+		arg_count(o, "iovcnt", (uint64_t)c->iovcnt);
+		break;
+	case RWC_SHAPE_MSG:
+		arg_ptr(o, "msg", c->msg);
+		break;
+	case RWC_SHAPE_MMSG:
+		arg_ptr(o, "msgvec", c->msg);
+		arg_count(o, "vlen", (uint64_t)(unsigned)c->iovcnt);
+		break;
+	case RWC_SHAPE_XFER:
+		for (int k = 0; k < 2; k++)
+			if (c->offname[k])
+				arg_ptr(o, c->offname[k], c->offp[k]);
+		arg_count(o, "count", c->count);
+		break;
+	case RWC_SHAPE_PVM:
+		arg_ptr(o, "local_iov", c->iov);
+		arg_count(o, "liovcnt", (uint64_t)c->iovcnt);
+		arg_ptr(o, "remote_iov", c->riov);
+		arg_count(o, "riovcnt", (uint64_t)c->riovcnt);
+		break;
 	}
 	if (c->has_offset) {
-		rwc_fmt_str(o, ", offset=");
-		rwc_fmt_i64(o, c->offset);
+		rwc_fmt_str(o, ", ");
+		arg_int(o, "offset", c->offset);
 	}
 	rwc_fmt_char(o, ')');
 }
@@ -434,11 +503,21 @@ void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		json_str(o, &first, "syscall", c->sysname);
 	json_str(o, &first, "problem", rwc_problem_name(f->problem));
 	json_int(o, &first, "pid", pid);
-	json_int(o, &first, "fd", c->fd);
+	json_int(o, &first, "fd", c->shape == RWC_SHAPE_PVM || c->stream ? -1 : c->fd);
+	if (c->shape == RWC_SHAPE_PVM)
+		json_int(o, &first, "target_pid", c->fd);
 	json_hex(o, &first, "buf", (uintptr_t)f->buf);
 	json_uint(o, &first, "count", f->count);
+	if (c->stream)
+		json_hex(o, &first, "stream", (uintptr_t)c->stream);
+	if (c->shape == RWC_SHAPE_XFER)
+		json_int(o, &first, "fd_out", c->fd2);
 	if (c->has_offset)
 		json_int(o, &first, "offset", c->offset);
+	if (f->offset_what)
+		json_int(o, &first, "offset", f->offset);
+	if (f->msg_index >= 0)
+		json_int(o, &first, "msg_index", f->msg_index);
 	if (f->iov_index >= 0)
 		json_int(o, &first, "iov_index", f->iov_index);
 	if (c->shape != RWC_SHAPE_BUF)

@@ -4,9 +4,19 @@
 #include "config.h"
 #undef _FORTIFY_SOURCE
 
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <sys/sendfile.h>
+#include <time.h>
 #include <unistd.h>
+
+/* glibc's stdio.h makes these macros when optimizing. */
+#undef fread_unlocked
+#undef fwrite_unlocked
+#undef fgets_unlocked
 
 #include "call.h"
 #include "bounds.h"
@@ -32,6 +42,16 @@
 	struct rwc_call c = {__VA_ARGS__, .caller = RA, .caller_sp = SP};      \
 	if (RWC_UNLIKELY(rwc_enter(&c)))                                \
 		return -1
+
+/* The same for functions that fail with 0 (fread/fwrite) or NULL (fgets). */
+#define CHECK0(...)                                                     \
+	struct rwc_call c = {__VA_ARGS__, .caller = RA, .caller_sp = SP};      \
+	if (RWC_UNLIKELY(rwc_enter(&c)))                                \
+		return 0
+#define CHECKNULL(...)                                                  \
+	struct rwc_call c = {__VA_ARGS__, .caller = RA, .caller_sp = SP};      \
+	if (RWC_UNLIKELY(rwc_enter(&c)))                                \
+		return NULL
 
 #define BUFC(n, nd, b, cnt) .name = #n, .shape = RWC_SHAPE_BUF, .need = (nd), .fd = fd, \
 	.buf = (b), .count = (cnt)
@@ -139,6 +159,86 @@
 	{                                                               \
 		CHECK(.name = #n, .shape = RWC_SHAPE_MSG, .need = (nd), .fd = fd, .msg = msg); \
 		return REAL(n)(fd, msg, flags);                         \
+	}
+
+/* recvmmsg has a timeout argument, sendmmsg none. */
+#define RWC_MMSG_TIMEOUT_(...) __VA_ARGS__
+#define RWC_MMSG_NONE_(...)
+#define RWC_MMSG(n, nd, extra)                                          \
+	ENTRY int n(int fd, struct mmsghdr *vec, unsigned int vlen, int flags \
+		    extra(, struct timespec *timeout))                  \
+	{                                                               \
+		CHECK(.name = #n, .shape = RWC_SHAPE_MMSG, .need = (nd), .fd = fd, \
+		      .msg = vec, .iovcnt = (long)vlen);                \
+		return REAL(n)(fd, vec, vlen, flags extra(, timeout));  \
+	}
+/* A transfer between descriptors: nothing of the caller's is read or
+ * written but the offset pointers (the kernel reads and updates them). */
+#define RWC_SENDFILE(n, ot)                                             \
+	ENTRY ssize_t n(int out_fd, int in_fd, ot *off, size_t count)   \
+	{                                                               \
+		FAST(!off && count <= (size_t)SSIZE_MAX, REAL(n)(out_fd, in_fd, off, count)); \
+		CHECK(.name = #n, .shape = RWC_SHAPE_XFER, .fd = in_fd, .fd2 = out_fd, \
+		      .count = count, .offp = {(int64_t *)off, NULL}, .offname = {"offset", NULL}); \
+		return REAL(n)(out_fd, in_fd, off, count);              \
+	}
+#define RWC_XFER(n)                                                     \
+	ENTRY ssize_t n(int in, off64_t *off_in, int out, off64_t *off_out, size_t len, \
+			unsigned int flags)                             \
+	{                                                               \
+		FAST(!off_in && !off_out && len <= (size_t)SSIZE_MAX,   \
+		     REAL(n)(in, off_in, out, off_out, len, flags));    \
+		CHECK(.name = #n, .shape = RWC_SHAPE_XFER, .fd = in, .fd2 = out, .count = len, \
+		      .offp = {(int64_t *)off_in, (int64_t *)off_out},  \
+		      .offname = {"off_in", "off_out"});                \
+		return REAL(n)(in, off_in, out, off_out, len, flags);   \
+	}
+/* The local iovecs are this process's buffers; the remote ones are not. */
+#define RWC_PVM(n, nd)                                                  \
+	ENTRY ssize_t n(pid_t pid, const struct iovec *iov, unsigned long iovcnt, \
+			const struct iovec *riov, unsigned long riovcnt, unsigned long flags) \
+	{                                                               \
+		CHECK(.name = #n, .shape = RWC_SHAPE_PVM, .need = (nd), .fd = pid, \
+		      .iov = iov, .iovcnt = (long)iovcnt, .riov = riov, .riovcnt = (long)riovcnt); \
+		return REAL(n)(pid, iov, iovcnt, riov, riovcnt, flags); \
+	}
+/* stdio: the caller's buffer against the requested size (stdio's own
+ * reads and writes go to its buffer, inside libc).  size * n overflowing
+ * is a count of SIZE_MAX: count-too-large. */
+#define STDIO_COUNT(size, k) ((k) && (size) > SIZE_MAX / (k) ? SIZE_MAX : (size) * (k))
+#define STDIOC(n, nd, b, cnt) .name = #n, .shape = RWC_SHAPE_BUF, .need = (nd), .fd = -1, \
+	.stream = stream, .buf = (b), .count = (cnt)
+#define RWC_STDIO(n, nd, bt)                                            \
+	ENTRY size_t n(bt ptr, size_t size, size_t k, FILE *stream)     \
+	{                                                               \
+		size_t cnt = STDIO_COUNT(size, k);                      \
+		FAST(GOOD(ptr, cnt, nd), REAL(n)(ptr, size, k, stream)); \
+		CHECK0(STDIOC(n, nd, ptr, cnt));                        \
+		return REAL(n)(ptr, size, k, stream);                   \
+	}
+#define RWC_FREAD_CHK(n)                                                \
+	ENTRY size_t n(void *ptr, size_t ptrlen, size_t size, size_t k, FILE *stream) \
+	{                                                               \
+		size_t cnt = STDIO_COUNT(size, k);                      \
+		FAST(GOOD(ptr, cnt, RWC_NEED_WRITE), REAL(n)(ptr, ptrlen, size, k, stream)); \
+		CHECK0(STDIOC(n, RWC_NEED_WRITE, ptr, cnt));            \
+		return REAL(n)(ptr, ptrlen, size, k, stream);           \
+	}
+#define RWC_FGETS(n)                                                    \
+	ENTRY char *n(char *s, int k, FILE *stream)                     \
+	{                                                               \
+		size_t cnt = k > 0 ? (size_t)k : 0;                     \
+		FAST(GOOD(s, cnt, RWC_NEED_WRITE), REAL(n)(s, k, stream)); \
+		CHECKNULL(STDIOC(n, RWC_NEED_WRITE, s, cnt));           \
+		return REAL(n)(s, k, stream);                           \
+	}
+#define RWC_FGETS_CHK(n)                                                \
+	ENTRY char *n(char *s, size_t size, int k, FILE *stream)        \
+	{                                                               \
+		size_t cnt = k > 0 ? (size_t)k : 0;                     \
+		FAST(GOOD(s, cnt, RWC_NEED_WRITE), REAL(n)(s, size, k, stream)); \
+		CHECKNULL(STDIOC(n, RWC_NEED_WRITE, s, cnt));           \
+		return REAL(n)(s, size, k, stream);                     \
 	}
 
 #include "entries.def"

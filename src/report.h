@@ -14,6 +14,9 @@ struct rwc_finding {
 	enum rwc_problem problem;
 	const char *what;     /* "buf", "iov", "the iovec array", "the msghdr", "msg_name", "msg_control" */
 	long iov_index;       /* segment index, or -1 */
+	long msg_index;       /* recvmmsg/sendmmsg: the message, or -1 */
+	const char *offset_what; /* offset problems of an offset pointer: its name */
+	int64_t offset;       /* ... and the offset it holds */
 	const void *buf;      /* the offending buffer, segment or array */
 	size_t count;         /* its length; iovcnt for iovcnt-invalid and iov-array-bad */
 	size_t total;         /* vector calls: the sum of the segment lengths */

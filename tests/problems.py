@@ -18,6 +18,9 @@ CASES = [
     ("readv_array", "readv", "iov-array-bad", 100, 31),
     ("readv_len", "readv", "iov-len-overflow", None, None),
     ("recvmsg_control", "recvmsg", "buf-unmapped", 100, 199),
+    ("sendfile_negative", "sendfile", "offset-negative", None, None),
+    ("splice_overflow", "splice", "offset-overflow", None, None),
+    ("fread_count", "fread", "count-too-large", None, None),
 ]
 for entry, call, problem, first, last in CASES:
     base = victim(entry, "bad", preload=False)

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -35,6 +36,10 @@ extern ssize_t __pread_chk(int, void *, size_t, off_t, size_t);
 extern ssize_t __pread64_chk(int, void *, size_t, off64_t, size_t);
 extern ssize_t __recv_chk(int, void *, size_t, size_t, int);
 extern ssize_t __recvfrom_chk(int, void *, size_t, size_t, int, struct sockaddr *, socklen_t *);
+extern size_t __fread_chk(void *, size_t, size_t, size_t, FILE *);
+extern size_t __fread_unlocked_chk(void *, size_t, size_t, size_t, FILE *);
+extern char *__fgets_chk(char *, size_t, int, FILE *);
+extern char *__fgets_unlocked_chk(char *, size_t, int, FILE *);
 
 #define N 4096
 
@@ -258,6 +263,111 @@ static void c_read_efault_offset(void)
 	SITE(); ret = read(file_fd, b, N);
 	printf("offset %lld\n", (long long)lseek(file_fd, 0, SEEK_CUR));
 }
+/* ---- the rest of the family (issue 6) ------------------------------ */
+static void c_recvmmsg(void)
+{
+	struct iovec v[2];
+	struct mmsghdr m[1] = {{.msg_hdr = {.msg_iov = v, .msg_iovlen = 2}}};
+	vec(v, buffer());
+	SITE(); ret = recvmmsg(sock[0], m, 1, 0, NULL);
+}
+static void c_sendmmsg(void)
+{
+	struct iovec v[2];
+	struct mmsghdr m[1] = {{.msg_hdr = {.msg_iov = v, .msg_iovlen = 2}}};
+	vec(v, buffer());
+	SITE(); ret = sendmmsg(sock[1], m, 1, 0);
+}
+/* An offset pointer whose last 4 bytes are unmapped (bad) or not. */
+static off_t *offp(void)
+{
+	off_t *o = (off_t *)(void *)(edge(bad ? -1 : (PROT_READ | PROT_WRITE)) + 96);
+	memset(o, 0, 4);
+	if (!bad)
+		*o = 0;
+	return o;
+}
+static int out_fd(void)
+{
+	char tmpl[] = "/tmp/rwcheck-victim-out-XXXXXX";
+	int fd = mkstemp(tmpl);
+	if (fd < 0)
+		die("mkstemp");
+	unlink(tmpl);
+	return fd;
+}
+static void c_sendfile(void) { off_t *o = offp(); SITE(); ret = sendfile(null_fd, file_fd, o, 10); }
+static void c_sendfile64(void) { off64_t *o = (off64_t *)offp(); SITE(); ret = sendfile64(null_fd, file_fd, o, 10); }
+static void c_splice(void)
+{
+	int p[2];
+	off64_t *o = (off64_t *)offp();
+	if (pipe(p))
+		die("pipe");
+	SITE(); ret = splice(file_fd, o, p[1], NULL, 10, 0);
+}
+static void c_copy_file_range(void)
+{
+	int fd = out_fd();
+	off64_t *o = (off64_t *)offp();
+	SITE(); ret = copy_file_range(file_fd, o, fd, NULL, 10, 0);
+}
+static char remote[2 * N];
+static void c_process_vm_readv(void)
+{
+	struct iovec v[2], r = {remote, 10 + N};
+	vec(v, buffer());
+	SITE(); ret = process_vm_readv(getpid(), v, 2, &r, 1, 0);
+}
+static void c_process_vm_writev(void)
+{
+	struct iovec v[2], r = {remote, 10 + N};
+	vec(v, buffer());
+	SITE(); ret = process_vm_writev(getpid(), v, 2, &r, 1, 0);
+}
+/* Unbuffered streams: stdio moves the bytes straight between the
+ * caller's buffer and the kernel, so a bad mode does not crash. */
+static FILE *stream(int fd, const char *mode)
+{
+	FILE *f = fdopen(dup(fd), mode);
+	if (!f)
+		die("fdopen");
+	setvbuf(f, NULL, _IONBF, 0);
+	return f;
+}
+static void c_fread(void) { char *b = buffer(); FILE *f = stream(file_fd, "r"); SITE(); ret = (ssize_t)fread(b, 1, N, f); }
+static void c_fread_unlocked(void) { char *b = buffer(); FILE *f = stream(file_fd, "r"); SITE(); ret = (ssize_t)fread_unlocked(b, 1, N, f); }
+static void c___fread_chk(void) { char *b = buffer(); FILE *f = stream(file_fd, "r"); SITE(); ret = (ssize_t)__fread_chk(b, N, 1, N, f); }
+static void c___fread_unlocked_chk(void) { char *b = buffer(); FILE *f = stream(file_fd, "r"); SITE(); ret = (ssize_t)__fread_unlocked_chk(b, N, 1, N, f); }
+static void c_fwrite(void) { char *b = buffer(); FILE *f = stream(null_fd, "w"); SITE(); ret = (ssize_t)fwrite(b, 1, N, f); }
+static void c_fwrite_unlocked(void) { char *b = buffer(); FILE *f = stream(null_fd, "w"); SITE(); ret = (ssize_t)fwrite_unlocked(b, 1, N, f); }
+static void c_fgets(void) { char *b = buffer(); FILE *f = stream(file_fd, "r"); SITE(); ret = fgets(b, N, f) ? 1 : 0; }
+static void c_fgets_unlocked(void) { char *b = buffer(); FILE *f = stream(file_fd, "r"); SITE(); ret = fgets_unlocked(b, N, f) ? 1 : 0; }
+static void c___fgets_chk(void) { char *b = buffer(); FILE *f = stream(file_fd, "r"); SITE(); ret = __fgets_chk(b, N, N, f) ? 1 : 0; }
+static void c___fgets_unlocked_chk(void) { char *b = buffer(); FILE *f = stream(file_fd, "r"); SITE(); ret = __fgets_unlocked_chk(b, N, N, f) ? 1 : 0; }
+/* Offsets behind the pointer: negative, and overflowing with the count. */
+static void c_sendfile_negative(void)
+{
+	static off_t o;
+	o = bad ? -5 : 0;
+	SITE(); ret = sendfile(null_fd, file_fd, &o, 10);
+}
+static void c_splice_overflow(void)
+{
+	int p[2];
+	static off64_t o;
+	o = bad ? INT64_MAX - 5 : 0;
+	if (pipe(p))
+		die("pipe");
+	SITE(); ret = splice(file_fd, &o, p[1], NULL, 10, 0);
+}
+static void c_fread_count(void)
+{
+	char *b = buffer();
+	FILE *f = stream(file_fd, "r");
+	SITE(); ret = (ssize_t)fread(b, bad ? SIZE_MAX / 2 : 1, bad ? 4 : 10, f);
+}
+
 static void c_recvmsg_control(void)
 {
 	struct iovec v = {small, 10};
@@ -827,6 +937,11 @@ static const struct {
 	E(pread_overflow), E(preadv2_offset), E(read_count), E(readv_iovcnt),
 	E(readv_iovcnt_big), E(readv_array), E(readv_len), E(read_null_zero),
 	E(read_efault_offset), E(recvmsg_control),
+	E(recvmmsg), E(sendmmsg), E(sendfile), E(sendfile64), E(splice), E(copy_file_range),
+	E(process_vm_readv), E(process_vm_writev), E(fread), E(fread_unlocked), E(__fread_chk),
+	E(__fread_unlocked_chk), E(fwrite), E(fwrite_unlocked), E(fgets), E(fgets_unlocked),
+	E(__fgets_chk), E(__fgets_unlocked_chk), E(sendfile_negative), E(splice_overflow),
+	E(fread_count),
 	E(stale_munmap), E(stale_raw_munmap), E(stale_mprotect), E(stale_raw_mprotect),
 	E(stale_free), E(stale_dlclose),
 	E(new_raw_mmap), E(new_asm_mmap), E(new_asm_mprotect), E(new_malloc_large),
