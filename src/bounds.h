@@ -23,21 +23,9 @@ extern unsigned rwc_bounds_on;
 
 /* 1 when [p, p+n) is known good for the checks in force; 0: ask
  * rwc_bounds_check.  SP0 is the caller's stack pointer at the call (its
- * frame starts there), PC the return address into it. */
+ * frame starts there), PC the return address into it.  The inline front
+ * of it is rwc_bounds_fast (fastpath.h). */
 int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc);
-
-static inline int rwc_bounds_fast(const void *p, size_t n, const void *sp0, const void *pc)
-{
-	unsigned on = __atomic_load_n(&rwc_bounds_on, __ATOMIC_RELAXED);
-
-	if (RWC_LIKELY(!on) || n == 0)
-		return 1;
-	/* Neither a heap buffer nor one on the stack: done here. */
-	if ((!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below((uintptr_t)p)) &&
-	    (!(on & RWC_CHECK_STACK) || (uintptr_t)p < (uintptr_t)sp0))
-		return 1;
-	return rwc_bounds_good((uintptr_t)p, n, (uintptr_t)sp0, (uintptr_t)pc);
-}
 
 /* The full check: RWC_OK, or the problem with what holds the buffer in B
  * and the bad bytes [*bad_lo, *bad_hi). */

@@ -53,6 +53,40 @@ static inline int rwc_quick_range(const void *p, size_t n, unsigned need)
 	return rwc_fast_range(p, n, need) || rwc_snap_good((uintptr_t)p, n, need);
 }
 
+/* glibc's chunk header of the live block at L, read when it is on the
+ * page of P (mapped: P is) or in a range the thread knows readable. */
+static inline int rwc_heap_quick(uintptr_t p, size_t n)
+{
+	uintptr_t l = rwc_hm_near(p);
+	size_t h, sz, usable;
+
+	if (!l || (((l - 16) ^ p) >> 12 && !rwc_fast_range((const void *)(l - 16), 16, RWC_NEED_READ)))
+		return 0;
+	h = ((const size_t *)l)[-1];
+	sz = h & ~(size_t)7;
+	if (sz < 4 * sizeof(size_t))
+		return 0;
+	usable = sz - ((h & 2) ? 2 : 1) * sizeof(size_t);
+	return p - l < usable && n <= usable - (p - l);
+}
+
+/* The bounds checks' fast path: a buffer that is neither on the heap nor
+ * on the stack, or one inside a block just found, in a few loads. */
+static inline int rwc_bounds_fast(const void *p, size_t n, const void *sp0, const void *pc)
+{
+	unsigned on = __atomic_load_n(&rwc_bounds_on, __ATOMIC_RELAXED);
+	uintptr_t a = (uintptr_t)p;
+	int heap_ok, stack_ok;
+
+	if (RWC_LIKELY(!on) || n == 0)
+		return 1;
+	heap_ok = !(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below(a) || rwc_heap_quick(a, n);
+	stack_ok = !(on & RWC_CHECK_STACK) || a < (uintptr_t)sp0;
+	if (heap_ok && stack_ok)
+		return 1;
+	return rwc_bounds_good(a, n, (uintptr_t)sp0, (uintptr_t)pc);
+}
+
 /* A buffer call that needs no further look: count sane, bytes known good. */
 static inline int rwc_fast_buf(const void *p, size_t n, unsigned need)
 {

@@ -261,23 +261,23 @@ static void bounds_text(struct rwc_fmt *o, long pid, const struct rwc_finding *f
 	rwc_fmt_char(o, '+');
 	rwc_fmt_u64(o, f->v.bad_lo - f->v.lo);
 	if (b->kind == RWC_HOLDER_FRAME) {
-		rwc_fmt_str(o, " is ");
-		rwc_fmt_u64(o, f->v.bad_lo - b->limit);
-		rwc_fmt_str(o, b->limit < b->hi ? " bytes past the locals of frame #"
-					       : " bytes past the end of frame #");
+		rwc_fmt_str(o, b->limit < b->hi ? " reaches the saved registers of frame #"
+					       : " runs past the end of frame #");
 		rwc_fmt_i64(o, b->index);
 		if (b->index < nfr) {
 			rwc_fmt_char(o, ' ');
 			frame_where(o, &fr[b->index]);
 		}
-		rwc_fmt_str(o, ", ");
+		rwc_fmt_str(o, ": the frame is ");
 		span(o, b->lo, b->hi);
-		rwc_fmt_str(o, ", which holds ");
+		rwc_fmt_str(o, " (");
+		rwc_fmt_u64(o, b->hi - b->lo);
+		rwc_fmt_str(o, " bytes), ");
 		what(o, f);
 		rwc_fmt_str(o, " at +");
 		rwc_fmt_u64(o, f->v.lo - b->lo);
 		if (b->limit < b->hi) {
-			rwc_fmt_str(o, "; saved registers from +");
+			rwc_fmt_str(o, ", registers saved from +");
 			rwc_fmt_u64(o, b->limit - b->lo);
 		}
 		rwc_fmt_char(o, '\n');

@@ -11,22 +11,12 @@
 
 #define LEAF_SHIFT RWC_HM_LEAF_SHIFT
 #define NLEAVES RWC_HM_LEAVES
-#define GRAINS (1ul << (LEAF_SHIFT - 4))         /* bits per bitmap */
-#define WORDS (GRAINS / 64)                      /* words per bitmap */
+#define GRAINS RWC_HM_GRAINS
+#define WORDS RWC_HM_WORDS
+#define leaf rwc_hm_leaf
 
-struct leaf {
-	uintptr_t lowest;               /* no block ever started below this (first:
-	                                 * heapmap.h reads it) */
-	uint64_t live[WORDS];
-	uint64_t freed[WORDS];
-	uint64_t live_sum[WORDS / 64];  /* bit w: live[w] may be nonzero */
-	uint64_t freed_sum[WORDS / 64]; /* never cleared: a hint */
-	uintptr_t *origin;              /* per grain, when origins are kept */
-};
-
-/* The top table, seen by heapmap.h as pointers to each leaf's "lowest". */
-uintptr_t *rwc_hm_top[NLEAVES];
-#define top ((struct leaf **)rwc_hm_top)
+struct rwc_hm_leaf *rwc_hm_top[NLEAVES];
+#define top rwc_hm_top
 int rwc_hm_origins;
 
 static void *map_mem(size_t n)

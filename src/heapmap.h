@@ -19,20 +19,32 @@
 #define RWC_HM_LEAF_SHIFT 30      /* 1 GiB of address space per leaf */
 #define RWC_HM_LEAVES (1u << (47 - RWC_HM_LEAF_SHIFT)) /* below 128 TiB: 1 MiB of .bss */
 
-/* The leaves; each begins with the lowest block start it ever held. */
-extern uintptr_t *rwc_hm_top[RWC_HM_LEAVES];
+#define RWC_HM_GRAINS (1ul << (RWC_HM_LEAF_SHIFT - 4)) /* bits per bitmap */
+#define RWC_HM_WORDS (RWC_HM_GRAINS / 64)
+
+/* One leaf: 1 GiB of address space. */
+struct rwc_hm_leaf {
+	uintptr_t lowest;                   /* no block ever started below this */
+	uint64_t live[RWC_HM_WORDS];        /* bit g: a live block starts at grain g */
+	uint64_t freed[RWC_HM_WORDS];       /* ... a block that started there was freed */
+	uint64_t live_sum[RWC_HM_WORDS / 64];  /* bit w: live[w] may be nonzero */
+	uint64_t freed_sum[RWC_HM_WORDS / 64]; /* never cleared: a hint */
+	uintptr_t *origin;                  /* per grain, when origins are kept */
+};
+
+extern struct rwc_hm_leaf *rwc_hm_top[RWC_HM_LEAVES];
 
 /* 1 when no block can start at or below A within the search: the common
  * answer for buffers that are not on the heap, in a few loads. */
 static inline int rwc_hm_nothing_below(uintptr_t a)
 {
 	size_t i = a >> RWC_HM_LEAF_SHIFT;
-	const uintptr_t *l;
+	const struct rwc_hm_leaf *l;
 
 	if (i >= RWC_HM_LEAVES)
 		return 1;
 	l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE);
-	if (l && a >= __atomic_load_n(l, __ATOMIC_ACQUIRE))
+	if (l && a >= __atomic_load_n(&l->lowest, __ATOMIC_ACQUIRE))
 		return 0;
 	/* near the leaf's start the search reaches into the leaf below */
 	return (a & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >= RWC_HM_SEARCH || i == 0 ||
@@ -56,6 +68,24 @@ uintptr_t rwc_hm_origin(uintptr_t p);
 /* Keep call sites (RWCHECK_HEAP_ORIGINS); set before blocks are recorded
  * to have them all. */
 extern int rwc_hm_origins;
+
+/* The live block starting in the same 64-grain word as A, at or below it:
+ * the quick case of rwc_hm_prev (a buffer near its block's start); 0 when
+ * the answer needs the full search. */
+static inline uintptr_t rwc_hm_near(uintptr_t a)
+{
+	size_t i = a >> RWC_HM_LEAF_SHIFT, g;
+	const struct rwc_hm_leaf *l;
+	uint64_t m;
+
+	if (i >= RWC_HM_LEAVES || !(l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)))
+		return 0;
+	g = (a & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;
+	m = __atomic_load_n(&l->live[g / 64], __ATOMIC_ACQUIRE) & (~0ull >> (63 - g % 64));
+	return m ? (a & ~((1ul << RWC_HM_LEAF_SHIFT) - 1)) +
+			   ((g & ~(size_t)63) + 63 - (size_t)__builtin_clzll(m)) * RWC_HM_GRAIN
+		 : 0;
+}
 
 /* Record blocks at all (malloc.c; 0 once the heap check is off). */
 extern int rwc_heap_track;

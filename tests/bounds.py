@@ -91,7 +91,7 @@ for tag, prog in PROGS:
         ok(reg.get("kind") == "stack-frame" and reg.get("frame") == 0 and 64 <= bad.get("first", 0) <= 96
            and bad.get("last") == 255,
            "%s stack_local: frame #0 (local64) holds buf; bytes from %s on run past it" % (tag, bad.get("first")), rep)
-        ok("past the locals of frame #0 local64" in rep.get("text", ""),
+        ok("reaches the saved registers of frame #0 local64" in rep.get("text", ""),
            "%s stack_local: the text report names the frame" % tag, rep.get("text"))
     for case in ["stack_local", "stack_caller", "stack_alloca", "stack_vla", "stack_thread", "stack_loop"]:
         clean(prog, tag, case, env=STACK)

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Real programs on ordinary work through the wrapper (make check-real, and
-# part of make check): identical output and exit status, not one report.
+# part of make check): identical output and exit status, not one report;
+# with the default checks and again with every check on (RWCHECK_CHECKS=all:
+# the stack check too).
 n=0; failed=0
 t() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi; }
 unset MAKEFLAGS MFLAGS MAKELEVEL   # the outer make check must not leak in
@@ -13,7 +15,7 @@ head -c 3000000 /dev/urandom | od -An -tx1 >big.txt
 # run NAME CMD: runs CMD (a shell snippet) twice, plain and preloaded, in
 # fresh directories; compares stdout+status; asserts no report.
 run() {
-	name=$1; shift
+	name="$1 [checks: ${RWCHECK_CHECKS:-default}]"; shift
 	rm -rf a b; mkdir a b
 	(cd a && sh -c "$1" >../out.a 2>&1; echo "status $?" >>../out.a)
 	(cd b && "$RWC_BUILDDIR/rwcheck" --quiet --log-dir="$logs" -- sh -c "$1" >../out.b 2>&1; echo "status $?" >>../out.b)
@@ -24,6 +26,8 @@ run() {
 	rm -f "$logs"/rwcheck.*
 }
 
+for checks in default all; do
+if [ "$checks" = all ]; then RWCHECK_CHECKS=all; export RWCHECK_CHECKS; fi
 run "cat" "cat ../big.txt | sha256sum"
 run "cp" "cp ../big.txt c && sha256sum c"
 run "dd bs=1" "head -c 20000 ../big.txt | dd bs=1 2>/dev/null | sha256sum"
@@ -43,5 +47,7 @@ run "git" "git init -q r && cd r && git config user.email t@e && git config user
 run "gcc" "printf '#include <stdio.h>\nint main(void){puts(\"hi\");return 0;}\n' >h.c && gcc -O2 -g -o h h.c && ./h"
 run "failing command" "cat /nonexistent; sha256sum ../big.txt; exit 3"
 run "make -j2" "printf 'all: x y\nx:\n\techo x >x\ny:\n\techo y >y\n' >Makefile && make -s --no-print-directory -j2 && cat x y"
+done
+unset RWCHECK_CHECKS
 echo "1..$n"
 exit $failed
