@@ -8,14 +8,18 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "bounds.h"
 #include "dedup.h"
+#include "knobs.h"
 #include "perproc.h"
 #include "real.h"
 #include "report.h"
 #include "snapshot.h"
+#include "unwind.h"
 
 static struct rwc_perproc fallback;
 struct rwc_perproc *rwc_perproc = &fallback;
@@ -41,6 +45,19 @@ __attribute__((destructor)) static void rwc_fini(void)
 	rwc_dedup_flush();
 }
 
+/* Does RWCHECK_CHECKS turn the stack check on?  (Parsed again, with
+ * warnings, by the first checked call; nothing is read in a
+ * secure-execution process.) */
+static int stack_check_wanted(void)
+{
+	const char *env[16], *v;
+	unsigned checks;
+
+	rwc_knobs_environ(environ, getauxval(AT_SECURE) != 0, env, 16);
+	v = rwc_knobs_lookup(env, 16, "RWCHECK_CHECKS");
+	return v && rwc_parse_checks(v, RWC_CHECKS_DEFAULT, &checks) == 0 && (checks & RWC_CHECK_STACK);
+}
+
 __attribute__((constructor)) static void rwc_init(void)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE), snap = rwc_snap_mem_size();
@@ -62,4 +79,6 @@ __attribute__((constructor)) static void rwc_init(void)
 	rwc_perproc->owner = getpid();
 	rwc_snap_init(p + wipe);
 	rwc_report_init(p + wipe + snap);
+	if (stack_check_wanted())
+		rwc_unwind_prepare();
 }

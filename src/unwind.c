@@ -196,6 +196,17 @@ static uintptr_t first_saved(unw_cursor_t *c, uintptr_t a, uintptr_t limit)
 	return limit;
 }
 
+void rwc_unwind_prepare(void)
+{
+	unw_context_t uc;
+	unw_cursor_t c;
+
+	if (begin(&uc, &c, 1)) {
+		U.step(&c); /* libunwind's own first-use allocations, made now */
+		drop_pipe();
+	}
+}
+
 int rwc_stack_walk(uintptr_t a, uintptr_t sp0, struct rwc_stack_walk *w)
 {
 	unw_context_t uc;

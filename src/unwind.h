@@ -32,4 +32,9 @@ struct rwc_stack_walk {
  * under the report lock only (see report.c). */
 int rwc_stack_walk(uintptr_t a, uintptr_t sp0, struct rwc_stack_walk *w);
 
+/* Loads libunwind and lets it make its first-use mappings now (the stack
+ * check, from the constructor): later they could land in a hole the
+ * program unmapped, and a bad call into the hole would read as good. */
+void rwc_unwind_prepare(void);
+
 #endif

@@ -48,6 +48,8 @@ class Run:
         self.logdir = tempfile.mkdtemp(prefix="rwc-test-")
         if preload:
             e["LD_PRELOAD"] = LIB
+            if os.environ.get("RWC_TEST_CHECKS"):  # the whole suite under other checks
+                e["RWCHECK_CHECKS"] = os.environ["RWC_TEST_CHECKS"]
             e["RWCHECK_FORMAT"] = fmt
             if log:
                 e["RWCHECK_LOG"] = os.path.join(self.logdir, "log.%p")

@@ -332,6 +332,61 @@ static void test_suppressions(void)
 	   "a generated suppression parses and matches its report");
 }
 
+/* RWCHECK_CHECKS: lists, changes to the default, garbage. */
+static void test_checks_knob(void)
+{
+	unsigned v = 99;
+
+	ok(rwc_parse_checks("maps,heap", 15, &v) == 0 && v == (1u | 8u), "checks: a list replaces the default");
+	ok(rwc_parse_checks("+stack", 15, &v) == 0 && v == 31u, "checks: +stack adds to the default");
+	ok(rwc_parse_checks("-heap,-maps", 15, &v) == 0 && v == (2u | 4u), "checks: -heap,-maps take away");
+	ok(rwc_parse_checks("all", 15, &v) == 0 && v == 31u, "checks: all");
+	ok(rwc_parse_checks("none", 15, &v) == 0 && v == 0, "checks: none");
+	ok(rwc_parse_checks("all,-stack", 15, &v) == 0 && v == 15u, "checks: all,-stack");
+	v = 7;
+	ok(rwc_parse_checks("", 15, &v) < 0 && v == 7, "checks: empty is refused, output untouched");
+	ok(rwc_parse_checks("heap,", 15, &v) < 0, "checks: a trailing comma is refused");
+	ok(rwc_parse_checks("heap,,maps", 15, &v) < 0, "checks: an empty item is refused");
+	ok(rwc_parse_checks("heaps", 15, &v) < 0 && rwc_parse_checks("hea", 15, &v) < 0,
+	   "checks: names match whole");
+	ok(rwc_parse_checks("-none", 15, &v) < 0, "checks: -none is refused");
+}
+
+/* The pure heap and stack verdicts. */
+static void test_bounds_verdicts(void)
+{
+	struct rwc_bounds b, f = {.kind = RWC_HOLDER_FRAME, .lo = 0x1000, .hi = 0x1080, .limit = 0x1068};
+	uintptr_t lo = 0, hi = 0;
+
+	ok(rwc_heap_verdict(0x2000, 104, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_OK &&
+	   b.kind == RWC_HOLDER_BLOCK, "heap: the whole block is fine");
+	ok(rwc_heap_verdict(0x2000, 4096, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
+	   lo == 0x2068 && hi == 0x3000 && b.lo == 0x2000 && b.hi == 0x2068,
+	   "heap: past the block: bad bytes from its end");
+	ok(rwc_heap_verdict(0x2032, 54, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_OK,
+	   "heap: an interior pointer up to the end is fine");
+	ok(rwc_heap_verdict(0x2032, 55, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
+	   lo == 0x2068, "heap: one byte past the end from an interior pointer");
+	ok(rwc_heap_verdict(0x2100, 10, 0x2000, 104, 0x2100, 104, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
+	   b.kind == RWC_HOLDER_FREED && lo == 0x2100 && hi == 0x210a, "heap: inside a freed block");
+	ok(rwc_heap_verdict(0x2100, 10, 0x2000, 104, 0x2040, 4096, &b, &lo, &hi) == RWC_OK,
+	   "heap: a freed start inside the live block below is stale: no verdict");
+	ok(rwc_heap_verdict(0x2100, 10, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_OK &&
+	   b.kind == RWC_HOLDER_NONE, "heap: between blocks: no verdict");
+	ok(rwc_heap_verdict(0x2000, 0, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_OK, "heap: count 0");
+	ok(rwc_heap_verdict(UINTPTR_MAX - 12, 100, UINTPTR_MAX - 16, 8, 0, 0, &b, &lo, &hi) ==
+	   RWC_HEAP_OVERFLOW && hi == UINTPTR_MAX, "heap: a range that wraps ends at the top");
+
+	ok(rwc_stack_verdict(0x1010, 0x58, &f, &lo, &hi) == RWC_OK, "stack: up to the first save slot");
+	ok(rwc_stack_verdict(0x1010, 0x59, &f, &lo, &hi) == RWC_STACK_OVERFLOW && lo == 0x1068 &&
+	   hi == 0x1069, "stack: one byte into the saved registers");
+	ok(rwc_stack_verdict(0x1010, 0x400, &f, &lo, &hi) == RWC_STACK_OVERFLOW && lo == 0x1068,
+	   "stack: on into the callers' frames");
+	ok(rwc_stack_verdict(0x2000, 0x400, &f, &lo, &hi) == RWC_OK, "stack: not in this frame: no verdict");
+	f.kind = RWC_HOLDER_NONE;
+	ok(rwc_stack_verdict(0x1010, 0x400, &f, &lo, &hi) == RWC_OK, "stack: no frame: no verdict");
+}
+
 int main(void)
 {
 	test_verdicts();
@@ -343,5 +398,7 @@ int main(void)
 	test_pagemap();
 	test_fmt();
 	test_suppressions();
+	test_checks_knob();
+	test_bounds_verdicts();
 	return done_testing();
 }
