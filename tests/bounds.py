@@ -101,7 +101,8 @@ for tag, prog in PROGS:
         reg = r.reports[0].get("region", {})
         ok(reg.get("frame") == 1 and r.reports[0]["bad"]["first"] >= 256,
            "%s stack_caller: the buffer is the caller's: frame #1, past its 256 bytes" % tag, r.reports[0])
-    for case in ["stack_alloca", "stack_vla", "stack_thread", "stack_loop"]:
+    clean(prog, tag, "stack_two_callers", env=STACK)
+    for case in ["stack_alloca", "stack_vla", "stack_thread", "stack_loop", "stack_two_callers"]:
         r = run(prog, case, "bad", env=STACK)
         check_report(r, "%s %s bad" % (tag, case), "read", "stack-overflow")
 

@@ -191,6 +191,34 @@ static NOINLINE ssize_t caller256(void)
 
 static void c_stack_caller(void) { ret = caller256(); }
 
+/* One call site (callee) reached from two callers at the same depth: the
+ * first one's frame, cached as good, must not vouch for the second's. */
+static NOINLINE ssize_t caller_a(void)
+{
+	char b[256];
+	ssize_t r = callee(b, sizeof b);
+
+	__asm__ volatile("" : : "r"(b) : "memory");
+	return r;
+}
+
+static NOINLINE ssize_t caller_b(void)
+{
+	char b[64];
+	ssize_t r = callee(b, bad ? 256 : sizeof b);
+
+	__asm__ volatile("" : : "r"(b) : "memory");
+	return r;
+}
+
+static void c_stack_two_callers(void)
+{
+	for (int i = 0; i < 3; i++)
+		if (caller_a() < 0)
+			exit(98);
+	ret = caller_b();
+}
+
 static NOINLINE ssize_t with_alloca(size_t n)
 {
 	char *b = alloca(n);
@@ -249,7 +277,7 @@ static const struct {
 	E(heap_malloc), E(heap_calloc), E(heap_memalign), E(heap_aligned_alloc), E(heap_valloc),
 	E(heap_pvalloc), E(heap_posix_memalign), E(heap_realloc), E(heap_realloc_shrink),
 	E(heap_interior), E(heap_readv), E(heap_freed), E(heap_large), E(heap_threads),
-	E(stack_local), E(stack_caller), E(stack_alloca), E(stack_vla), E(stack_thread),
+	E(stack_local), E(stack_caller), E(stack_two_callers), E(stack_alloca), E(stack_vla), E(stack_thread),
 	E(stack_loop),
 #undef E
 };
