@@ -70,21 +70,26 @@ static inline int rwc_heap_quick(uintptr_t p, size_t n)
 	return p - l < usable && n <= usable - (p - l);
 }
 
-/* The bounds checks' fast path: a buffer that is neither on the heap nor
- * on the stack, or one inside a block just found, in a few loads. */
-static inline int rwc_bounds_fast(const void *p, size_t n, const void *sp0, const void *pc)
+/* The bounds checks' fast path, for the checks ON in force: a buffer that
+ * is neither on the heap nor on the stack, or one inside a block just
+ * found, in a few loads. */
+static inline __attribute__((always_inline)) int rwc_bounds_fast_on(unsigned on, const void *p, size_t n,
+								    const void *sp0, const void *pc)
 {
-	unsigned on = __atomic_load_n(&rwc_bounds_on, __ATOMIC_RELAXED);
 	uintptr_t a = (uintptr_t)p;
-	int heap_ok, stack_ok;
 
 	if (RWC_LIKELY(!on) || n == 0)
 		return 1;
-	heap_ok = !(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below(a) || rwc_heap_quick(a, n);
-	stack_ok = !(on & RWC_CHECK_STACK) || a < (uintptr_t)sp0;
-	if (heap_ok && stack_ok)
+	if ((!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below(a) || rwc_heap_quick(a, n)) &&
+	    (!(on & RWC_CHECK_STACK) || a < (uintptr_t)sp0))
 		return 1;
 	return rwc_bounds_good(a, n, (uintptr_t)sp0, (uintptr_t)pc);
+}
+
+static inline __attribute__((always_inline)) int rwc_bounds_fast(const void *p, size_t n, const void *sp0,
+								 const void *pc)
+{
+	return rwc_bounds_fast_on(__atomic_load_n(&rwc_bounds_on, __ATOMIC_RELAXED), p, n, sp0, pc);
 }
 
 /* A buffer call that needs no further look: count sane, bytes known good. */
@@ -99,6 +104,7 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 			       const void *sp, const void *pc)
 {
 	size_t sum = 0;
+	unsigned on = __atomic_load_n(&rwc_bounds_on, __ATOMIC_RELAXED);
 
 	if (iovcnt < 0 || iovcnt > IOV_MAX ||
 	    !rwc_quick_range(iov, (size_t)iovcnt * sizeof *iov, RWC_NEED_READ))
@@ -106,7 +112,7 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 	for (long i = 0; i < iovcnt; i++) {
 		size_t len = iov[i].iov_len;
 		if (len > (size_t)SSIZE_MAX - sum || !rwc_quick_range(iov[i].iov_base, len, need) ||
-		    !rwc_bounds_fast(iov[i].iov_base, len, sp, pc))
+		    !rwc_bounds_fast_on(on, iov[i].iov_base, len, sp, pc))
 			return 0;
 		sum += len;
 	}
