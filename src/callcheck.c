@@ -218,6 +218,7 @@ enum rwc_problem rwc_check_call(const struct rwc_call *c, struct rwc_finding *f)
 	f->v.problem = RWC_OK;
 	f->bounds.kind = RWC_HOLDER_NONE;
 	f->origin = NULL;
+	f->norigin = 0;
 	f->msg_index = -1;
 	f->offset_what = NULL;
 	switch (c->shape) {

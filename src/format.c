@@ -229,6 +229,33 @@ static void prefix(struct rwc_fmt *o, long pid)
 	rwc_fmt_str(o, "]: ");
 }
 
+/* "    #i PC in FUNCTION FILE:LINE" per frame (or the module and offset). */
+static void frame_lines(struct rwc_fmt *o, long pid, const struct rwc_frame *fr, int nfr)
+{
+	for (int i = 0; i < nfr; i++) {
+		prefix(o, pid);
+		rwc_fmt_str(o, "    #");
+		rwc_fmt_i64(o, i);
+		rwc_fmt_char(o, ' ');
+		rwc_fmt_hex(o, fr[i].pc);
+		rwc_fmt_str(o, " in ");
+		rwc_fmt_str(o, fr[i].function[0] ? fr[i].function : "??");
+		if (fr[i].file[0]) {
+			rwc_fmt_char(o, ' ');
+			rwc_fmt_str(o, fr[i].file);
+			rwc_fmt_char(o, ':');
+			rwc_fmt_i64(o, fr[i].line);
+		} else if (fr[i].module[0]) {
+			rwc_fmt_str(o, " (");
+			rwc_fmt_str(o, fr[i].module);
+			rwc_fmt_char(o, '+');
+			rwc_fmt_hex(o, fr[i].module_off);
+			rwc_fmt_char(o, ')');
+		}
+		rwc_fmt_char(o, '\n');
+	}
+}
+
 static void frame_where(struct rwc_fmt *o, const struct rwc_frame *fr)
 {
 	rwc_fmt_str(o, fr->function[0] ? fr->function : "??");
@@ -295,14 +322,6 @@ static void bounds_text(struct rwc_fmt *o, long pid, const struct rwc_finding *f
 	rwc_fmt_str(o, " bytes, ");
 	span(o, b->lo, b->hi);
 	rwc_fmt_char(o, '\n');
-	if (f->origin) {
-		prefix(o, pid);
-		rwc_fmt_str(o, "  the block was allocated at ");
-		rwc_fmt_hex(o, f->origin->pc);
-		rwc_fmt_str(o, " in ");
-		frame_where(o, f->origin);
-		rwc_fmt_char(o, '\n');
-	}
 }
 
 void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
@@ -343,27 +362,11 @@ void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 	}
 	if (rwc_is_bounds_problem(f))
 		bounds_text(o, pid, f, fr, nfr);
-	for (int i = 0; i < nfr; i++) {
+	frame_lines(o, pid, fr, nfr);
+	if (rwc_is_bounds_problem(f) && f->origin) {
 		prefix(o, pid);
-		rwc_fmt_str(o, "    #");
-		rwc_fmt_i64(o, i);
-		rwc_fmt_char(o, ' ');
-		rwc_fmt_hex(o, fr[i].pc);
-		rwc_fmt_str(o, " in ");
-		rwc_fmt_str(o, fr[i].function[0] ? fr[i].function : "??");
-		if (fr[i].file[0]) {
-			rwc_fmt_char(o, ' ');
-			rwc_fmt_str(o, fr[i].file);
-			rwc_fmt_char(o, ':');
-			rwc_fmt_i64(o, fr[i].line);
-		} else if (fr[i].module[0]) {
-			rwc_fmt_str(o, " (");
-			rwc_fmt_str(o, fr[i].module);
-			rwc_fmt_char(o, '+');
-			rwc_fmt_hex(o, fr[i].module_off);
-			rwc_fmt_char(o, ')');
-		}
-		rwc_fmt_char(o, '\n');
+		rwc_fmt_str(o, "  the block was allocated at:\n");
+		frame_lines(o, pid, f->origin, f->norigin);
 	}
 }
 
@@ -452,6 +455,17 @@ static void json_frame(struct rwc_fmt *o, const struct rwc_frame *fr)
 	rwc_fmt_char(o, '}');
 }
 
+static void json_frames(struct rwc_fmt *o, const struct rwc_frame *fr, int nfr)
+{
+	rwc_fmt_char(o, '[');
+	for (int i = 0; i < nfr; i++) {
+		if (i)
+			rwc_fmt_char(o, ',');
+		json_frame(o, &fr[i]);
+	}
+	rwc_fmt_char(o, ']');
+}
+
 /* The heap block or stack frame holding the buffer. */
 static void json_bounds(struct rwc_fmt *o, const struct rwc_finding *f)
 {
@@ -470,21 +484,11 @@ static void json_bounds(struct rwc_fmt *o, const struct rwc_finding *f)
 		json_int(o, &first, "frame", b->index);
 	} else if (f->origin) {
 		rwc_fmt_json_key(o, &first, "allocated_at");
-		json_frame(o, f->origin);
+		json_frames(o, f->origin, f->norigin);
 	}
 	rwc_fmt_char(o, '}');
 }
 
-static void json_frames(struct rwc_fmt *o, const struct rwc_frame *fr, int nfr)
-{
-	rwc_fmt_char(o, '[');
-	for (int i = 0; i < nfr; i++) {
-		if (i)
-			rwc_fmt_char(o, ',');
-		json_frame(o, &fr[i]);
-	}
-	rwc_fmt_char(o, ']');
-}
 
 void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr,

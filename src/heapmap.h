@@ -62,11 +62,15 @@ void rwc_hm_freed(uintptr_t p, int mark);
  * A, no further back than RWC_HM_SEARCH nor below FLOOR; 0 if none. */
 uintptr_t rwc_hm_prev(uintptr_t a, int freed, uintptr_t floor);
 
-/* The call site recorded for the live block at P, or 0. */
+/* An origin with this bit is a trace id of depot.h; else a call site. */
+#define RWC_HM_TRACE ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1))
+
+/* The origin recorded for the live block at P, or 0. */
 uintptr_t rwc_hm_origin(uintptr_t p);
 
-/* Keep call sites (RWCHECK_HEAP_ORIGINS); set before blocks are recorded
- * to have them all. */
+/* Keep origins (RWCHECK_HEAP_ORIGINS: 0 none, 1 the call site, more: a
+ * trace of that many frames); set before blocks are recorded to have them
+ * all. */
 extern int rwc_hm_origins;
 
 /* The live block starting in the same 64-grain word as A, at or below it:

@@ -15,6 +15,7 @@
 #include "bounds.h"
 #include "dedup.h"
 #include "knobs.h"
+#include "mapwatch.h"
 #include "perproc.h"
 #include "real.h"
 #include "report.h"
@@ -45,17 +46,24 @@ __attribute__((destructor)) static void rwc_fini(void)
 	rwc_dedup_flush();
 }
 
-/* Does RWCHECK_CHECKS turn the stack check on?  (Parsed again, with
- * warnings, by the first checked call; nothing is read in a
- * secure-execution process.) */
-static int stack_check_wanted(void)
+/* Which unwinders are needed outside reports: 1 libunwind (the stack
+ * check), 2 libgcc's for allocation traces (RWCHECK_HEAP_ORIGINS above 1).
+ * (The knobs are parsed again, with warnings, by the first checked call;
+ * nothing is read in a secure-execution process.) */
+static int unwinders_wanted(void)
 {
 	const char *env[16], *v;
-	unsigned checks;
+	unsigned checks = RWC_CHECKS_DEFAULT;
+	unsigned long frames = 0;
 
 	rwc_knobs_environ(environ, getauxval(AT_SECURE) != 0, env, 16);
 	v = rwc_knobs_lookup(env, 16, "RWCHECK_CHECKS");
-	return v && rwc_parse_checks(v, RWC_CHECKS_DEFAULT, &checks) == 0 && (checks & RWC_CHECK_STACK);
+	if (v && rwc_parse_checks(v, RWC_CHECKS_DEFAULT, &checks) != 0)
+		checks = RWC_CHECKS_DEFAULT;
+	v = rwc_knobs_lookup(env, 16, "RWCHECK_HEAP_ORIGINS");
+	if (v && rwc_parse_uint(v, 16, &frames) != 0)
+		frames = 0;
+	return ((checks & RWC_CHECK_STACK) ? 1 : 0) | ((checks & RWC_CHECK_HEAP) && frames > 1 ? 2 : 0);
 }
 
 __attribute__((constructor)) static void rwc_init(void)
@@ -63,6 +71,7 @@ __attribute__((constructor)) static void rwc_init(void)
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE), snap = rwc_snap_mem_size();
 	size_t wipe = (sizeof(struct rwc_perproc) + pg - 1) & ~(pg - 1);
 	size_t total = wipe + snap + rwc_report_mem_size();
+	int want;
 	char *p = REAL(mmap)(NULL, total, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
@@ -79,6 +88,9 @@ __attribute__((constructor)) static void rwc_init(void)
 	rwc_perproc->owner = getpid();
 	rwc_snap_init(p + wipe);
 	rwc_report_init(p + wipe + snap);
-	if (stack_check_wanted())
+	want = unwinders_wanted();
+	if (want & 1)
 		rwc_unwind_prepare();
+	if (want & 2)
+		rwc_malloc_trace_prepare();
 }

@@ -109,8 +109,8 @@ static const struct {
 	{"RWCHECK_DEDUP", NULL, 1, 1, offsetof(struct rwc_knobs, dedup),
 	 "1 (report each call site once per process) or 0 (every call)"},
 	{"RWCHECK_GEN_SUPPRESSIONS", NULL, 1, 0, offsetof(struct rwc_knobs, gen_suppressions), "0 or 1"},
-	{"RWCHECK_HEAP_ORIGINS", NULL, 1, 0, offsetof(struct rwc_knobs, heap_origins),
-	 "1 (record where each heap block was allocated) or 0"},
+	{"RWCHECK_HEAP_ORIGINS", NULL, 16, 0, offsetof(struct rwc_knobs, heap_origins),
+	 "0 (off), 1 (the call site that allocated each heap block) or up to 16 frames of its backtrace"},
 };
 
 static const char *const check_names[] = {"maps", "offset", "count", "heap", "stack", NULL};

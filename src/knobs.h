@@ -19,7 +19,7 @@ struct rwc_knobs {
 	int maps_query;      /* 1: may use ioctl(PROCMAP_QUERY); 0: always parse */
 	int dedup;           /* 1: each call site once per process, counts at exit */
 	int gen_suppressions; /* 1: each report carries a suppression for it */
-	int heap_origins;    /* 1: record each heap block's allocation site */
+	int heap_origins;    /* frames of each heap block's allocation to keep: 0..16 */
 	unsigned checks;     /* RWC_CHECK_* bits (bounds.h) */
 };
 

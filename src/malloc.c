@@ -11,10 +11,12 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "depot.h"
 #include "heapmap.h"
 #include "mapwatch.h"
 #include "real.h"
@@ -68,10 +70,51 @@ static void *pool_alloc(size_t n)
  * pool serves). */
 #define NEXT(f) (RWC_UNLIKELY(rwc_binding) && !rwc_real_ptr[RWC_IDX_##f] ? NULL : REAL(f))
 
-static inline void live(void *r, uintptr_t origin)
+/* With RWCHECK_HEAP_ORIGINS above 1, the allocation's trace, kept in the
+ * depot: its id, tagged with the top bit; else (or when no trace can be
+ * had, or from inside a trace) the call site itself.  The trace comes from
+ * glibc's backtrace() (libgcc's unwinder: no descriptor, no lock), ready
+ * once rwc_malloc_trace_prepare has loaded it. */
+static __thread int in_trace __attribute__((tls_model("initial-exec")));
+static int trace_ready;
+
+void rwc_malloc_trace_prepare(void)
+{
+	void *pcs[4];
+
+	in_trace = 1;
+	backtrace(pcs, 4); /* loads libgcc_s: never from inside malloc */
+	in_trace = 0;
+	__atomic_store_n(&trace_ready, 1, __ATOMIC_RELEASE);
+}
+
+static uintptr_t origin_of(uintptr_t caller)
+{
+	void *buf[RWC_DEPOT_FRAMES + 8];
+	uintptr_t pcs[RWC_DEPOT_FRAMES];
+	int n = 0, k, at;
+
+	if (in_trace || !__atomic_load_n(&trace_ready, __ATOMIC_ACQUIRE))
+		return caller;
+	in_trace = 1;
+	k = backtrace(buf, (int)(sizeof buf / sizeof buf[0]));
+	in_trace = 0;
+	for (at = 0; at < k && (uintptr_t)buf[at] != caller; at++)
+		;
+	for (; at < k && n < rwc_hm_origins && n < RWC_DEPOT_FRAMES; at++)
+		pcs[n++] = (uintptr_t)buf[at];
+	if (n > 1) {
+		uint32_t id = rwc_depot_put(pcs, n);
+		if (id)
+			return RWC_HM_TRACE | id;
+	}
+	return caller;
+}
+
+static inline void live(void *r, uintptr_t caller)
 {
 	if (r && __atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED))
-		rwc_hm_live((uintptr_t)r, origin);
+		rwc_hm_live((uintptr_t)r, rwc_hm_origins > 1 ? origin_of(caller) : caller);
 }
 
 ENTRY void *malloc(size_t n)

@@ -20,6 +20,10 @@ void rwc_watch_freed(int m, uintptr_t lo, uintptr_t hi, int moved);
 
 /* Is the next malloc glibc's own (malloc.c)? */
 int rwc_malloc_is_glibc(void);
+/* Loads the unwinder for allocation traces (RWCHECK_HEAP_ORIGINS above 1),
+ * from the constructor. */
+void rwc_malloc_trace_prepare(void);
+
 /* Do the program's malloc calls come here, and go on to glibc's? */
 int rwc_malloc_ours(void);
 

@@ -19,6 +19,8 @@
 #include "once.h"
 #include "rawframes.h"
 #include "dedup.h"
+#include "depot.h"
+#include "heapmap.h"
 #include "suppfile.h"
 #include "suppress.h"
 #include "real.h"
@@ -29,7 +31,8 @@
 struct scratch {
 	uintptr_t pcs[RWC_BACKTRACE_MAX];
 	struct rwc_frame frames[RWC_BACKTRACE_MAX];
-	struct rwc_frame origin[1];
+	uintptr_t origin_pcs[RWC_DEPOT_FRAMES];
+	struct rwc_frame origin[RWC_DEPOT_FRAMES];
 	char supp[8192];
 	char text[TEXT_CAP];
 	char json[2 * TEXT_CAP + 16384];
@@ -115,9 +118,15 @@ static int emit(struct scratch *s, const struct rwc_call *c, const struct rwc_fi
 	int n = rwc_backtrace(s->pcs, rwc_knobs.backtrace, (uintptr_t)c->caller, symbolize);
 
 	if (symbolize && f->bounds.kind == RWC_HOLDER_BLOCK && f->bounds.origin) {
-		uintptr_t pc = f->bounds.origin;
-		if (rwc_symbolize(&pc, 1, s->origin, 1) == 1)
-			f->origin = s->origin;
+		uintptr_t at = f->bounds.origin;
+		int k = 1;
+
+		if (at & RWC_HM_TRACE)
+			k = rwc_depot_get((uint32_t)(at & ~RWC_HM_TRACE), s->origin_pcs);
+		else
+			s->origin_pcs[0] = at;
+		f->norigin = k > 0 ? rwc_symbolize(s->origin_pcs, k, s->origin, RWC_DEPOT_FRAMES) : 0;
+		f->origin = f->norigin ? s->origin : NULL;
 	}
 	if (symbolize) {
 		n = rwc_symbolize(s->pcs, n, s->frames, rwc_knobs.backtrace);

@@ -22,7 +22,8 @@ struct rwc_finding {
 	size_t total;         /* vector calls: the sum of the segment lengths */
 	struct rwc_verdict v; /* memory problems: the bad bytes and what lies there */
 	struct rwc_bounds bounds; /* heap-/stack-overflow: the block or frame */
-	const struct rwc_frame *origin; /* the block's allocation site, symbolized (report.c) */
+	const struct rwc_frame *origin; /* where the block was allocated, symbolized (report.c) */
+	int norigin;          /* ... and how many frames */
 };
 
 /* Is the finding about memory (the bytes and region fields apply)? */

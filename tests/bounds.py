@@ -111,11 +111,33 @@ r = run(prog, "heap_malloc", "bad", env={"RWCHECK_HEAP_ORIGINS": "1"})
 alloc_line = [i + 1 for i, l in enumerate(open(os.path.join(os.environ.get("RWC_SRCDIR", "."), "tests",
                                                              "victim_bounds.c")))
               if "c_heap_malloc(void)" in l]
-at = r.reports[0].get("region", {}).get("allocated_at", {}) if r.reports else {}
-ok(at.get("function") == "c_heap_malloc" and at.get("line") in alloc_line and
-   "the block was allocated at" in r.reports[0].get("text", ""),
+at = (r.reports[0].get("region", {}).get("allocated_at") or [{}]) if r.reports else [{}]
+ok(len(at) == 1 and at[0].get("function") == "c_heap_malloc" and at[0].get("line") in alloc_line and
+   "the block was allocated at:" in r.reports[0].get("text", ""),
    "RWCHECK_HEAP_ORIGINS=1: the report names where the block was allocated (c_heap_malloc, line %s)"
    % alloc_line, r.describe())
+for origins in ("4", "16"):
+    r = run(prog, "heap_malloc", "bad", env={"RWCHECK_HEAP_ORIGINS": origins})
+    at = (r.reports[0].get("region", {}).get("allocated_at") or [{}]) if r.reports else [{}]
+    names = [f.get("function") for f in at]
+    ok(names[:2] == ["c_heap_malloc", "main"] and at[0].get("line") in alloc_line and
+       len(at) <= int(origins) and "librwcheck" not in str(at),
+       "RWCHECK_HEAP_ORIGINS=%s: the allocation's backtrace (%s)" % (origins, names), r.describe())
+r = run(prog, "heap_threads", "bad", env={"RWCHECK_HEAP_ORIGINS": "8", "RWCHECK_DEDUP": "0"})
+ok(len(r.reports) == 40 and all((x.get("region", {}).get("allocated_at") or [{}])[0].get("function") ==
+                               "heap_worker" for x in r.reports),
+   "RWCHECK_HEAP_ORIGINS=8 with 4 threads allocating: 40 reports, each block traced to heap_worker",
+   r.describe()[:3000])
+clean(prog, "-O0 origins", "heap_threads", env={"RWCHECK_HEAP_ORIGINS": "8"})
+for env in ({"RWCHECK_HEAP_ORIGINS": "8"}, STACK):
+    base = run(prog, "heap_threads", "good", preload=False, env={"VICTIM_FDS": "1"})
+    env = dict(env, VICTIM_FDS="1")
+    r = run(prog, "heap_threads", "good", env=env)
+    r2 = run(prog, "stack_thread", "bad", env=env)
+    fds = lambda x: re.findall(r"^fds \d+$", x.stdout, re.M)
+    ok(fds(base) and fds(r) == fds(base) and fds(r2) == fds(base),
+       "%s: no descriptor of the library left in the program (%s)" % (env, fds(r) + fds(r2)),
+       base.describe() + r.describe())
 r = run(prog, "heap_malloc", "bad")
 ok(r.reports and "allocated_at" not in r.reports[0].get("region", {}),
    "by default no allocation site is recorded", r.describe())

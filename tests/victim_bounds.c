@@ -13,6 +13,7 @@
 #pragma GCC optimize("O0") /* the build's CFLAGS (-O2) come after ours */
 #endif
 #include <alloca.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
@@ -269,6 +270,20 @@ static void c_stack_loop(void)
 	ret = local64();
 }
 
+/* The descriptors open at the end (the library must add none). */
+static void list_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	printf("fds %d\n", n - 1); /* less opendir's own */
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -303,6 +318,8 @@ int main(int argc, char **argv)
 			errno = 0;
 			cases[i].fn();
 			printf("result %zd %d\n", ret, ret < 0 ? errno : 0);
+			if (getenv("VICTIM_FDS"))
+				list_fds();
 			return 0;
 		}
 	}
