@@ -14,6 +14,7 @@
 
 #include "bounds.h"
 #include "dedup.h"
+#include "heapmap.h"
 #include "knobs.h"
 #include "mapwatch.h"
 #include "perproc.h"
@@ -46,11 +47,13 @@ __attribute__((destructor)) static void rwc_fini(void)
 	rwc_dedup_flush();
 }
 
-/* Which unwinders are needed outside reports: 1 libunwind (the stack
- * check), 2 libgcc's for allocation traces (RWCHECK_HEAP_ORIGINS above 1).
- * (The knobs are parsed again, with warnings, by the first checked call;
- * nothing is read in a secure-execution process.) */
-static int unwinders_wanted(void)
+/* The knobs that must act before main: allocation origins (blocks are
+ * allocated before the first checked call), and which unwinders to load
+ * now: 1 libunwind (the stack check), 2 libgcc's for allocation traces
+ * (RWCHECK_HEAP_ORIGINS above 1).  (The knobs are parsed again, with
+ * warnings, by the first checked call; nothing is read in a
+ * secure-execution process.) */
+static int early_knobs(void)
 {
 	const char *env[16], *v;
 	unsigned checks = RWC_CHECKS_DEFAULT;
@@ -63,6 +66,8 @@ static int unwinders_wanted(void)
 	v = rwc_knobs_lookup(env, 16, "RWCHECK_HEAP_ORIGINS");
 	if (v && rwc_parse_uint(v, 16, &frames) != 0)
 		frames = 0;
+	if (checks & RWC_CHECK_HEAP)
+		rwc_hm_origins = (int)frames;
 	return ((checks & RWC_CHECK_STACK) ? 1 : 0) | ((checks & RWC_CHECK_HEAP) && frames > 1 ? 2 : 0);
 }
 
@@ -88,7 +93,7 @@ __attribute__((constructor)) static void rwc_init(void)
 	rwc_perproc->owner = getpid();
 	rwc_snap_init(p + wipe);
 	rwc_report_init(p + wipe + snap);
-	want = unwinders_wanted();
+	want = early_knobs();
 	if (want & 1)
 		rwc_unwind_prepare();
 	if (want & 2)

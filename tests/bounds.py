@@ -52,7 +52,7 @@ def heap_bad(prog, tag, case, count=8192, offset=0):
 
 
 for tag, prog in PROGS:
-    for case in ["heap_malloc", "heap_calloc", "heap_memalign", "heap_aligned_alloc", "heap_valloc",
+    for case in ["heap_malloc", "heap_calloc", "heap_early", "heap_memalign", "heap_aligned_alloc", "heap_valloc",
                  "heap_pvalloc", "heap_posix_memalign", "heap_realloc", "heap_realloc_shrink"]:
         heap_bad(prog, tag, case)
         clean(prog, tag, case)
@@ -138,6 +138,11 @@ for env in ({"RWCHECK_HEAP_ORIGINS": "8"}, STACK):
     ok(fds(base) and fds(r) == fds(base) and fds(r2) == fds(base),
        "%s: no descriptor of the library left in the program (%s)" % (env, fds(r) + fds(r2)),
        base.describe() + r.describe())
+r = run(prog, "heap_early", "bad", env={"RWCHECK_HEAP_ORIGINS": "2"})
+at = (r.reports[0].get("region", {}).get("allocated_at") or [{}]) if r.reports else [{}]
+ok([f.get("function") for f in at] == ["main", "__libc_start_call_main"],
+   "RWCHECK_HEAP_ORIGINS=2: a block allocated before the first checked call has its origin too",
+   r.describe())
 r = run(prog, "heap_malloc", "bad")
 ok(r.reports and "allocated_at" not in r.reports[0].get("region", {}),
    "by default no allocation site is recorded", r.describe())

@@ -48,6 +48,10 @@ static void heap_read(char *p)
 
 static void c_heap_malloc(void) { heap_read(malloc(100)); }
 static void c_heap_calloc(void) { heap_read(calloc(10, 10)); }
+
+/* A block allocated before the process's first checked call. */
+static char *early;
+static void c_heap_early(void) { heap_read(early); }
 static void c_heap_memalign(void) { heap_read(memalign(64, 100)); }
 static void c_heap_aligned_alloc(void) { heap_read(aligned_alloc(64, 128)); }
 static void c_heap_valloc(void) { heap_read(valloc(100)); }
@@ -289,7 +293,7 @@ static const struct {
 	void (*fn)(void);
 } cases[] = {
 #define E(n) {#n, c_##n}
-	E(heap_malloc), E(heap_calloc), E(heap_memalign), E(heap_aligned_alloc), E(heap_valloc),
+	E(heap_malloc), E(heap_calloc), E(heap_early), E(heap_memalign), E(heap_aligned_alloc), E(heap_valloc),
 	E(heap_pvalloc), E(heap_posix_memalign), E(heap_realloc), E(heap_realloc_shrink),
 	E(heap_interior), E(heap_readv), E(heap_freed), E(heap_large), E(heap_threads),
 	E(stack_local), E(stack_caller), E(stack_two_callers), E(stack_alloca), E(stack_vla), E(stack_thread),
@@ -301,6 +305,7 @@ int main(int argc, char **argv)
 {
 	char path[] = "/tmp/rwc-bounds-XXXXXX";
 
+	early = malloc(100);
 	if (argc != 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
 		fprintf(stderr, "usage: victim_bounds CASE good|bad\n");
 		return 2;
