@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
+#include <gnu/libc-version.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +27,14 @@
 
 int rwc_heap_track = 1;
 
-extern void *__libc_malloc(size_t);
-
+/* Is the next malloc defined in glibc's own libc.so?  (Comparing with
+ * __libc_malloc is not enough: tcmalloc defines that name too.) */
 int rwc_malloc_is_glibc(void)
 {
-	return (void *)REAL(malloc) == (void *)&__libc_malloc;
+	Dl_info a, b;
+
+	return dladdr((void *)REAL(malloc), &a) && dladdr((void *)&gnu_get_libc_version, &b) &&
+	       a.dli_fbase == b.dli_fbase;
 }
 
 int rwc_malloc_ours(void)

@@ -147,17 +147,28 @@ r = run(prog, "heap_malloc", "bad")
 ok(r.reports and "allocated_at" not in r.reports[0].get("region", {}),
    "by default no allocation site is recorded", r.describe())
 
-# Another allocator, preloaded after and before the library.
-for order, pre in [("after", None), ("before", None)]:
-    lib = os.environ["RWC_LIB"]
-    env = {"LD_PRELOAD": "%s:%s" % (lib, BUMP) if order == "after" else "%s:%s" % (BUMP, lib)}
-    r = run(prog, "heap_malloc", "bad", env=env)
-    warn = [l for l in r.log.splitlines() if "malloc is not glibc's" in l]
-    ok(r.status == 0 and not r.reports and len(warn) == 1,
-       "another malloc preloaded %s the library: one warning, the heap check off, no report" % order,
-       r.describe())
-    r = run(prog, "heap_threads", "good", env=env)
-    ok(r.status == 0 and not r.reports, "... and threads allocating through it run clean", r.describe())
+# Another allocator, preloaded after and before the library: a stand-in
+# (tests/bump.c), and jemalloc and tcmalloc where installed (Debian's
+# libjemalloc2, libtcmalloc-minimal4: scripts/install-deps.sh).
+ALLOCATORS = [("bump", BUMP)] + [
+    (n, p) for n, p in [("jemalloc", "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"),
+                        ("tcmalloc", "/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4")]
+    if os.path.exists(p)]
+for name, other in ALLOCATORS:
+    for order in ("after", "before"):
+        lib = os.environ["RWC_LIB"]
+        env = {"LD_PRELOAD": "%s:%s" % (lib, other) if order == "after" else "%s:%s" % (other, lib)}
+        r = run(prog, "heap_malloc", "bad", env=env)
+        warn = [l for l in r.log.splitlines() if "malloc is not glibc's" in l]
+        ok(r.status == 0 and not r.reports and len(warn) == 1,
+           "%s preloaded %s the library: one warning, the heap check off, no report" % (name, order),
+           r.describe())
+        r = run(prog, "heap_threads", "good", env=env)
+        ok(r.status == 0 and not r.reports, "... and 4 threads allocating through it run clean",
+           r.describe())
+        r = run(prog, "heap_malloc", "bad", env=dict(env, RWCHECK_CHECKS="maps"))
+        ok(r.status == 0 and not r.reports and r.log == "",
+           "... and with the heap check not asked for, not even the warning", r.describe())
 
 # RWCHECK_CHECKS: each family off.
 r = run(prog, "heap_malloc", "bad", env={"RWCHECK_CHECKS": "-heap"})
