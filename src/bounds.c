@@ -8,7 +8,6 @@
 #include "heapmap.h"
 #include "mapview.h"
 #include "report.h"
-#include "snapshot.h"
 #include "unwind.h"
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
@@ -97,7 +96,7 @@ struct fent {
 #define NFENT 4
 static TLS struct fent fcache[NFENT];
 static TLS unsigned fnext;
-static TLS uintptr_t stk_lo, stk_hi, stk_top;
+static TLS uintptr_t stk_top; /* sp of the outermost frame (a full walk found it), 0 unknown */
 
 static int chain_ok(const struct fent *e)
 {
@@ -112,9 +111,9 @@ static int stack_known(uintptr_t p, uintptr_t hi, uintptr_t sp0, uintptr_t pc)
 {
 	if (!sp0 || p < sp0)
 		return 1;
-	if (sp0 < stk_lo || sp0 >= stk_hi)
-		return 0;
-	if (p >= stk_hi || (stk_top && p >= stk_top))
+	if (!stk_top || sp0 >= stk_top)
+		return 0; /* this stack's top not known yet (or another stack) */
+	if (p >= stk_top)
 		return 1;
 	for (int i = 0; i < NFENT; i++) {
 		const struct fent *e = &fcache[i];
@@ -147,25 +146,19 @@ static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc
 	enum rwc_problem pr;
 	int r;
 
+	int full;
+
 	b->kind = RWC_HOLDER_NONE;
 	if (!sp0 || p < sp0)
 		return RWC_OK;
-	if (sp0 < stk_lo || sp0 >= stk_hi) {
-		struct rwc_verdict v;
-		uintptr_t lo, hi;
-
-		rwc_map_verdict(sp0, 1, RWC_NEED_WRITE, &v); /* a current view */
-		if (!rwc_snap_extent(sp0, RWC_NEED_WRITE, &lo, &hi))
-			return RWC_OK;
-		stk_lo = lo, stk_hi = hi, stk_top = 0;
-	}
-	if (p >= stk_hi || (stk_top && p >= stk_top))
+	full = !stk_top || sp0 >= stk_top; /* learn where this stack's frames end */
+	if (!full && p >= stk_top)
 		return RWC_OK;
 	if (!rwc_unwind_lock())
 		return RWC_OK; /* a signal handler, a vfork child: no walk */
-	r = rwc_stack_walk(p, sp0, &w);
+	r = rwc_stack_walk(p, sp0, full, &w);
 	rwc_unwind_unlock();
-	if (r == 0 && w.top > sp0)
+	if (full && w.top > sp0)
 		stk_top = w.top;
 	if (r != 1)
 		return RWC_OK;

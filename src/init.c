@@ -14,6 +14,7 @@
 
 #include "bounds.h"
 #include "dedup.h"
+#include "guard.h"
 #include "heapmap.h"
 #include "knobs.h"
 #include "mapwatch.h"
@@ -94,8 +95,10 @@ __attribute__((constructor)) static void rwc_init(void)
 	rwc_snap_init(p + wipe);
 	rwc_report_init(p + wipe + snap);
 	want = early_knobs();
+	rwc_depth++; /* the unwinders' own calls (libunwind probes memory with write) */
 	if (want & 1)
 		rwc_unwind_prepare();
 	if (want & 2)
 		rwc_malloc_trace_prepare();
+	rwc_depth--;
 }

@@ -392,14 +392,6 @@ int rwc_snap_good(uintptr_t lo, size_t len, unsigned need)
 	return 1;
 }
 
-int rwc_snap_extent(uintptr_t a, unsigned need, uintptr_t *lo, uintptr_t *hi)
-{
-	unsigned ok;
-	uint64_t g;
-
-	return snap_lookup(a, 1, need, lo, hi, &ok, &g);
-}
-
 int rwc_snap_verdict(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned need)
 {
 	for (int tries = 0; tries < 4; tries++) {

@@ -19,10 +19,6 @@ void rwc_snap_init(void *mem);
  * cannot answer (no /proc, busy, too many mappings). */
 int rwc_snap_verdict(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned need);
 
-/* The run of contiguous regions around address A that the cached view
- * knows good for NEED: 1 with [*lo, *hi), else 0.  Lock-free. */
-int rwc_snap_extent(uintptr_t a, unsigned need, uintptr_t *lo, uintptr_t *hi);
-
 /* [lo, hi) is now mapped with PROT (RWC_PROT_* bits), or unmapped if PROT
  * is -1: exact news from a call that succeeded.  Falls back to
  * rwc_map_changed() when it cannot record it. */

@@ -207,11 +207,12 @@ void rwc_unwind_prepare(void)
 	}
 }
 
-int rwc_stack_walk(uintptr_t a, uintptr_t sp0, struct rwc_stack_walk *w)
+int rwc_stack_walk(uintptr_t a, uintptr_t sp0, int to_top, struct rwc_stack_walk *w)
 {
 	unw_context_t uc;
 	unw_cursor_t c;
 	unw_word_t sp = 0, ip;
+	int found = 0;
 
 	w->nchain = 0;
 	w->top = 0;
@@ -236,12 +237,17 @@ int rwc_stack_walk(uintptr_t a, uintptr_t sp0, struct rwc_stack_walk *w)
 		r = U.step(&c);
 		if (r <= 0 || U.get_reg(&c, UNW_REG_SP, &sp) < 0 || (uintptr_t)sp <= lo) {
 			w->top = lo; /* the outermost frame: no buffer of the program here */
-			drop_pipe();
-			return 0;
+			break;
 		}
 		hi = (uintptr_t)sp; /* the frame's cfa */
-		if (a < lo)
-			break;
+		if (found)
+			continue; /* on to the top */
+		if (a < lo) {
+			if (!to_top)
+				break;
+			found = -1; /* in no frame */
+			continue;
+		}
 		if (a < hi) {
 			w->b.kind = RWC_HOLDER_FRAME;
 			w->b.lo = lo;
@@ -249,8 +255,10 @@ int rwc_stack_walk(uintptr_t a, uintptr_t sp0, struct rwc_stack_walk *w)
 			w->b.limit = first_saved(&c, a, hi);
 			w->b.pc = pc;
 			w->b.index = i;
-			drop_pipe();
-			return 1;
+			found = 1;
+			if (!to_top)
+				break;
+			continue;
 		}
 		if (w->nchain >= 0 && w->nchain < RWC_STACK_CHAIN &&
 		    U.get_save_loc(&c, UNW_REG_IP, &sl) == 0 && sl.type == UNW_SLT_MEMORY) {
@@ -261,7 +269,7 @@ int rwc_stack_walk(uintptr_t a, uintptr_t sp0, struct rwc_stack_walk *w)
 		}
 	}
 	drop_pipe();
-	return 0;
+	return found == 1;
 unknown:
 	drop_pipe();
 	return -1;

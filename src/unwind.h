@@ -21,16 +21,18 @@ int rwc_backtrace(uintptr_t *pcs, int max, uintptr_t caller, int may_load);
 /* What the walk up the stack found about an address. */
 struct rwc_stack_walk {
 	struct rwc_bounds b; /* the frame holding it (kind RWC_HOLDER_FRAME) */
-	uintptr_t top;       /* not in any frame: the outermost frame's sp, or 0 */
+	uintptr_t top;       /* the outermost frame's sp, when the walk got there; or 0 */
 	int nchain;          /* return-address slots of the frames below b, or -1 */
 	uintptr_t slot[RWC_STACK_CHAIN], val[RWC_STACK_CHAIN];
 };
 
 /* Walks the frames from the one whose sp is SP0 (the caller of the
  * interposed function) up to the frame holding A: 1 found (W->b), 0 in no
- * frame, -1 unknown (no libunwind, or the walk failed).  Loads libunwind;
- * under the report lock only (see report.c). */
-int rwc_stack_walk(uintptr_t a, uintptr_t sp0, struct rwc_stack_walk *w);
+ * frame, -1 unknown (no libunwind, or the walk failed).  With TO_TOP the
+ * walk goes on to the outermost frame, whose sp it leaves in W->top (0 if
+ * it did not get there).  Loads libunwind; under the report lock only
+ * (see report.c). */
+int rwc_stack_walk(uintptr_t a, uintptr_t sp0, int to_top, struct rwc_stack_walk *w);
 
 /* Loads libunwind and lets it make its first-use mappings now (the stack
  * check, from the constructor): later they could land in a hole the
