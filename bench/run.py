@@ -37,6 +37,11 @@ CHECK_LINES = [
     ("read 1 B into a stack buffer", ["stackread", 300000], "stack"),
     ("process start + 1 read into a stack buffer", ["spawnone", 100], "stack"),
 ]
+# Whole programs for the same comparison (wall time).
+CHECK_PROGRAMS = [
+    ("sort of 1 MB of text (malloc-heavy)", "sort {data} >/dev/null", "heap"),
+    ("python3 building 10^5 small objects", "python3 -c 'x=[dict(a=i) for i in range(100000)]'", "heap"),
+]
 
 
 def env(preload):
@@ -116,6 +121,17 @@ def main():
         base, lib, r_none = measure(lambda p: micro(a, on if p else False), o.samples)
         off_t, _, r_off = measure(lambda p: micro(a, on if p else off), o.samples)
         checks.append((name, check, base, off_t, lib, r_none, r_off))
+    data = "/tmp/rwbench-sort.txt"
+    with open(data, "w") as fh:
+        fh.write("\n".join(os.urandom(24).hex() for _ in range(1 << 15 >> (3 if o.quick else 0))))
+    for name, cmd, check in CHECK_PROGRAMS:
+        cmd = cmd.format(data=data)
+        on, off = {"RWCHECK_CHECKS": "+" + check}, {"RWCHECK_CHECKS": "-" + check}
+        n = max(3, o.samples // 2)
+        base, lib, r_none = measure(lambda p: wall(cmd, on if p else False), n)
+        off_t, _, r_off = measure(lambda p: wall(cmd, on if p else off), n)
+        checks.append((name, check, base / 1e6, off_t / 1e6, lib / 1e6, r_none, r_off))
+    os.unlink(data)
 
     print("%-40s %12s %12s %7s %7s" % ("line", "without", "with", "ratio", "target"))
     failed = 0
@@ -133,8 +149,9 @@ def main():
     print("%-44s %6s %10s %10s %10s %8s %8s" % ("cost of the bounds checks", "check", "without",
                                                  "check off", "check on", "on/none", "on/off"))
     for name, check, base, off_t, lib, r_none, r_off in checks:
-        print("%-44s %6s %7.1f ns %7.1f ns %7.1f ns %8.3f %8.3f" % (name, check, base, off_t, lib,
-                                                                  r_none, r_off))
+        unit = "ms" if name.startswith(("sort", "python3")) else "ns"
+        print("%-44s %6s %7.1f %s %7.1f %s %7.1f %s %8.3f %8.3f" % (name, check, base, unit, off_t, unit,
+                                                                  lib, unit, r_none, r_off))
     print("samples per line: %d, with/without back to back in alternating order; times are medians,"
           " ratio the median of the paired ratios; %d line(s) missed" % (o.samples, failed))
     return 0
