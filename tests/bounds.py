@@ -178,6 +178,11 @@ noisy = [r for r in (run(prog, "stack_local", "good", env=dict(STACK, RWCHECK_HE
 ok(not noisy, "40 runs with the stack check and allocation traces: no report from the library's own unwinding",
    noisy[0].describe() if noisy else None)
 
+for env in ({}, {"RWCHECK_HEAP_ORIGINS": "8"}, STACK):
+    r = run(prog, "alloc_errno", "good", env=env)
+    ok("errno changed 0 times" in r.stdout and not r.reports,
+       "malloc, calloc, realloc, free, aligned_alloc, posix_memalign leave errno alone %s" % env, r.describe())
+
 # RWCHECK_CHECKS: each family off.
 r = run(prog, "heap_malloc", "bad", env={"RWCHECK_CHECKS": "-heap"})
 ok(r.status == 0 and not r.reports and r.log == "", "RWCHECK_CHECKS=-heap: no heap report", r.describe())

@@ -261,6 +261,33 @@ static void c_stack_thread(void)
 	pthread_join(t, NULL);
 }
 
+/* The allocator wrappers leave errno alone on success (first calls
+ * included: binding, the heap map's first leaf). */
+static void c_alloc_errno(void)
+{
+	void *ps[64], *q, *a = NULL;
+	int changed = 0;
+
+	for (int i = 0; i < 64; i++) {
+		errno = 1234;
+		ps[i] = malloc((size_t)1 << (i % 22));
+		changed += errno != 1234;
+	}
+	for (int i = 0; i < 64; i++) {
+		errno = 4321;
+		free(ps[i]);
+		changed += errno != 4321;
+	}
+	errno = 77, q = calloc(10, 10), changed += errno != 77;
+	errno = 78, q = realloc(q, 1 << 20), changed += errno != 78;
+	errno = 79, free(q), changed += errno != 79;
+	errno = 80, a = aligned_alloc(64, 640), changed += errno != 80;
+	errno = 81, changed += posix_memalign(&q, 64, 100) != 0, changed += errno != 81;
+	errno = 82, free(a), free(q), changed += errno != 82;
+	printf("errno changed %d times\n", changed);
+	ret = 0;
+}
+
 /* Good calls in a loop (the frame cache), then one bad one. */
 static void c_stack_loop(void)
 {
@@ -297,7 +324,7 @@ static const struct {
 	E(heap_pvalloc), E(heap_posix_memalign), E(heap_realloc), E(heap_realloc_shrink),
 	E(heap_interior), E(heap_readv), E(heap_freed), E(heap_large), E(heap_threads),
 	E(stack_local), E(stack_caller), E(stack_two_callers), E(stack_alloca), E(stack_vla), E(stack_thread),
-	E(stack_loop),
+	E(stack_loop), E(alloc_errno),
 #undef E
 };
 
