@@ -108,11 +108,14 @@ def main():
     dd = "dd if=/dev/zero of=/dev/null bs=1 count=%d" % (400000 // scale)
     base, lib, ratio = measure(lambda p: wall(dd, p), max(3, o.samples // 2))
     rows.append(("dd bs=1 of %d kB" % (400 // scale), base / 1e6, lib / 1e6, ratio, 1.10, "ms"))
-    # The floor: a preloaded library that does nothing, on process start.
+    # The floor: a preloaded library that does nothing, on process start
+    # and on the shell loop.
     if os.path.exists(EMPTY):
         a = ["spawn", max(1, 200 // scale)]
         base, lib, ratio = measure(lambda p: micro(a, EMPTY if p else False), o.samples)
         rows.append(("  reference: empty preload, process start", base, lib, ratio, None, "ns/op"))
+        base, lib, ratio = measure(lambda p: wall(loop, EMPTY if p else False), max(3, o.samples // 2))
+        rows.append(("  reference: empty preload, shell loop", base / 1e6, lib / 1e6, ratio, None, "ms"))
     rss_base, rss_lib, _ = measure(peak_rss_kib, 3)
     checks = []
     for name, args, check in CHECK_LINES:
