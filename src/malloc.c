@@ -28,13 +28,16 @@
 int rwc_heap_track = 1;
 
 /* Is the next malloc defined in glibc's own libc.so?  (Comparing with
- * __libc_malloc is not enough: tcmalloc defines that name too.) */
+ * __libc_malloc is not enough: tcmalloc defines that name too.)  -1 while
+ * malloc is not bound yet: this never binds (free() asks it). */
 int rwc_malloc_is_glibc(void)
 {
+	void *next = __atomic_load_n(&rwc_real_ptr[RWC_IDX_malloc], __ATOMIC_ACQUIRE);
 	Dl_info a, b;
 
-	return dladdr((void *)REAL(malloc), &a) && dladdr((void *)&gnu_get_libc_version, &b) &&
-	       a.dli_fbase == b.dli_fbase;
+	if (!next)
+		return -1;
+	return dladdr(next, &a) && dladdr((void *)&gnu_get_libc_version, &b) && a.dli_fbase == b.dli_fbase;
 }
 
 int rwc_malloc_ours(void)
@@ -43,8 +46,9 @@ int rwc_malloc_ours(void)
 	Dl_info a, b;
 
 	/* The program's malloc is defined in this library's own image. */
+	(void)REAL(malloc); /* bound now, if no malloc was made yet */
 	return first && dladdr(first, &a) && dladdr((void *)&rwc_malloc_is_glibc, &b) &&
-	       a.dli_fbase == b.dli_fbase && rwc_malloc_is_glibc();
+	       a.dli_fbase == b.dli_fbase && rwc_malloc_is_glibc() == 1;
 }
 
 /* ---- the pool for allocations made by dlsym while it binds ---- */

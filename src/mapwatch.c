@@ -158,7 +158,7 @@ ENTRY int dlclose(void *handle)
 
 extern void *__curbrk;
 
-static int glibc_malloc = -1; /* is REAL(free) glibc's? -1: not known yet */
+static int glibc_malloc = -1; /* is the next malloc glibc's? -1: not known yet */
 static void *seen_brk;
 
 /* What freeing P unmaps: 1 and the exact range for a block glibc malloc
@@ -171,8 +171,12 @@ int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi)
 
 	if (!p)
 		return 0;
-	if (RWC_UNLIKELY(glibc_malloc < 0))
-		glibc_malloc = rwc_malloc_is_glibc();
+	if (RWC_UNLIKELY(glibc_malloc < 0)) {
+		int g = rwc_malloc_is_glibc();
+		if (g < 0)
+			return -1; /* malloc not bound yet: nothing known */
+		glibc_malloc = g;
+	}
 	if (!glibc_malloc)
 		return ((uintptr_t)p & 4095) == 0 || ((uintptr_t)p & 4095) == 16 ? -1 : 0;
 	if (!(h[-1] & IS_MMAPPED))

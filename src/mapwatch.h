@@ -18,7 +18,8 @@ int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi);
  * been mremapped): records the unmapped block, or marks the view stale. */
 void rwc_watch_freed(int m, uintptr_t lo, uintptr_t hi, int moved);
 
-/* Is the next malloc glibc's own (malloc.c)? */
+/* Is the next malloc glibc's own (malloc.c)?  1, 0, or -1 while not
+ * known (malloc not bound yet). */
 int rwc_malloc_is_glibc(void);
 /* Loads the unwinder for allocation traces (RWCHECK_HEAP_ORIGINS above 1),
  * from the constructor. */
