@@ -134,8 +134,10 @@ static size_t prev_bit(const uint64_t *bits, const uint64_t *sum, size_t g, size
 	uint64_t m = __atomic_load_n(&bits[w], __ATOMIC_ACQUIRE);
 
 	m &= (g % 64 == 63) ? ~0ull : ((1ull << (g % 64 + 1)) - 1);
-	if (m)
-		return w * 64 + 63 - (size_t)__builtin_clzll(m) + 1;
+	if (m) {
+		size_t b = w * 64 + 63 - (size_t)__builtin_clzll(m);
+		return b >= low ? b + 1 : 0;
+	}
 	while (w > low / 64) {
 		size_t s = (w - 1) / 64;
 		uint64_t sm = __atomic_load_n(&sum[s], __ATOMIC_ACQUIRE);

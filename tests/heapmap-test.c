@@ -1,0 +1,140 @@
+/* heapmap-test.c: the block-start bitmaps (heapmap.c) against a plain
+ * reference, on addresses only (no memory behind them): random blocks
+ * recorded live and freed across leaf boundaries, then every lookup —
+ * the backward search, its 64 MiB reach and floor, the inline quick
+ * answers — compared with a brute-force search.  And the trace depot. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "depot.h"
+#include "heapmap.h"
+#include "tap.h"
+
+#define GIB ((uintptr_t)1 << 30)
+#define BASE (0x7e0000000000ul - GIB / 2) /* straddles a leaf boundary */
+#define SPAN (3 * GIB)
+#define N 4000
+
+static uintptr_t starts[N];
+static int state[N];     /* 0 never, 1 live, 2 freed */
+static int was_freed[N]; /* freed at least once: its freed bit stays */
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* The reference: the highest start of STATE at or below A, not below
+ * A - RWC_HM_SEARCH nor FLOOR; freed ones count from their first free on
+ * (the bit is never cleared), live ones while live. */
+static uintptr_t ref_prev(uintptr_t a, int freed, uintptr_t floor)
+{
+	uintptr_t best = 0, low = a > RWC_HM_SEARCH ? a - RWC_HM_SEARCH : 0;
+
+	if (floor > low)
+		low = floor;
+	for (int i = 0; i < N; i++) {
+		int in = freed ? was_freed[i] : state[i] == 1;
+		if (in && starts[i] <= a && starts[i] >= low && starts[i] > best)
+			best = starts[i];
+	}
+	return best;
+}
+
+static uintptr_t any_addr(void)
+{
+	/* clustered: most near others (same word, same summary word), some far */
+	switch (next() % 3) {
+	case 0:
+		return BASE + (next() % SPAN & ~(uintptr_t)15);
+	case 1:
+		return (starts[next() % N] + (next() % 2048)) & ~(uintptr_t)15;
+	default:
+		return (starts[next() % N] + (next() % (96u << 20))) & ~(uintptr_t)15;
+	}
+}
+
+int main(void)
+{
+	int bad_prev = 0, bad_freed = 0, bad_nothing = 0, bad_near = 0, queries = 0;
+	uintptr_t pcs[20], back[RWC_DEPOT_FRAMES];
+	uint32_t id1, id2, id3;
+
+	/* Blocks: clusters of nearby starts, and lone ones far apart. */
+	for (int i = 0; i < N; i++) {
+		uintptr_t a = (i % 8 && i) ? starts[i - 1] + 16 * (1 + next() % 200)
+					    : BASE + (next() % SPAN);
+		starts[i] = a & ~(uintptr_t)15;
+		for (int j = 0; j < i; j++) /* unique starts: one state each */
+			if (starts[j] == starts[i]) {
+				starts[i] += 16;
+				j = -1;
+			}
+	}
+	for (int round = 0; round < 3; round++) {
+		for (int i = 0; i < N; i++) {
+			uint64_t r = next() % 4;
+			if (r == 0 && state[i] != 1) {
+				rwc_hm_live(starts[i], 0);
+				state[i] = 1;
+			} else if (r == 1 && state[i] == 1) {
+				rwc_hm_freed(starts[i], 1);
+				state[i] = 2;
+				was_freed[i] = 1;
+			}
+		}
+		for (int q = 0; q < 3000; q++, queries++) {
+			uintptr_t a = any_addr(), live = rwc_hm_prev(a, 0, 0), ref = ref_prev(a, 0, 0);
+			uintptr_t fl = rwc_hm_prev(a, 1, live), fref = ref_prev(a, 1, live), near;
+
+			bad_prev += live != ref;
+			bad_freed += fl != fref;
+			bad_nothing += rwc_hm_nothing_below(a) && (ref || fref);
+			near = rwc_hm_near(a);
+			bad_near += near && (near != ref || (near ^ a) >> 10);
+			if (fl != fref && bad_freed < 4)
+				printf("# freed prev(%#lx, floor %#lx): %#lx, reference %#lx\n", (unsigned long)a,
+				       (unsigned long)live, (unsigned long)fl, (unsigned long)fref);
+			if (live != ref && bad_prev < 4)
+				printf("# prev(%#lx): %#lx, reference %#lx\n", (unsigned long)a,
+				       (unsigned long)live, (unsigned long)ref);
+		}
+	}
+	ok(bad_prev == 0, "%d lookups of the nearest live start below an address agree with the reference (%d differ)",
+	   queries, bad_prev);
+	ok(bad_freed == 0, "... and of the nearest freed start above the live one (%d differ)", bad_freed);
+	ok(bad_nothing == 0, "the inline 'nothing below' never hides a block (%d times)", bad_nothing);
+	ok(bad_near == 0, "the inline quick lookup agrees where it answers (%d differ)", bad_near);
+	ok(rwc_hm_prev(BASE - GIB, 0, 0) == 0 && rwc_hm_nothing_below(BASE - 2 * GIB),
+	   "below every block: nothing");
+	ok(rwc_hm_prev(0x900000000000ul, 0, 0) == 0 && rwc_hm_nothing_below(0x900000000000ul),
+	   "above 128 TiB: nothing, and no crash");
+	rwc_hm_live(BASE + 8, 0);
+	ok(rwc_hm_prev(BASE + 8, 0, 0) != BASE + 8, "a misaligned start is ignored");
+
+	rwc_hm_origins = 1;
+	rwc_hm_live(BASE + 4096, 0xabc0);
+	ok(rwc_hm_origin(BASE + 4096) == 0xabc0, "the origin of a block is kept");
+	rwc_hm_origins = 0;
+
+	for (int i = 0; i < 20; i++)
+		pcs[i] = 0x400000 + 16 * (uintptr_t)i;
+	id1 = rwc_depot_put(pcs, 5);
+	id2 = rwc_depot_put(pcs, 5);
+	id3 = rwc_depot_put(pcs + 1, 5);
+	ok(id1 && id1 == id2 && id3 && id3 != id1, "depot: the same trace once, another apart (%u %u %u)",
+	   id1, id2, id3);
+	ok(rwc_depot_get(id1, back) == 5 && back[0] == pcs[0] && back[4] == pcs[4], "depot: a trace comes back whole");
+	ok(rwc_depot_get(rwc_depot_put(pcs, 20), back) == RWC_DEPOT_FRAMES, "depot: long traces are cut to %d frames",
+	   RWC_DEPOT_FRAMES);
+	ok(rwc_depot_get(0, back) == 0 && rwc_depot_get(0xffffffffu, back) == 0, "depot: unknown ids give nothing");
+	ok(rwc_depot_put(pcs, 0) == 0, "depot: an empty trace is not kept");
+	return done_testing();
+}
