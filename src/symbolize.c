@@ -8,6 +8,7 @@
 
 #include <dlfcn.h>
 
+#include "keepout.h"
 #include "once.h"
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -36,7 +37,11 @@ static void *dw_handle; /* stays loaded: reports keep coming */
 
 static int load_dw(void)
 {
-	void *h = dw_handle = dlopen(RWC_DW_SONAME, RTLD_NOW | RTLD_LOCAL);
+	void *h;
+
+	rwc_keepout_begin(); /* not into the program's holes: keepout.h */
+	h = dw_handle = dlopen(RWC_DW_SONAME, RTLD_NOW | RTLD_LOCAL);
+	rwc_keepout_end();
 
 	if (!h)
 		return 0;

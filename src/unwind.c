@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "keepout.h"
 #include "once.h"
 
 #define RWC_STR_(x) #x
@@ -32,7 +33,7 @@ static struct rwc_once once;
 
 static void *unwind_handle; /* stays loaded: reports keep coming */
 
-static int load_unwind(void)
+static int load_unwind_here(void)
 {
 	void *h = unwind_handle = dlopen(RWC_UNWIND_SONAME, RTLD_NOW | RTLD_LOCAL);
 
@@ -47,6 +48,18 @@ static int load_unwind(void)
 	*(void **)&U.get_reg = dlsym(h, RWC_STR(unw_get_reg));
 	*(void **)&U.get_save_loc = dlsym(h, RWC_STR(unw_get_save_loc));
 	return U.getcontext && U.init_local && U.step && U.get_reg && U.get_save_loc;
+}
+
+/* Loaded by a report or a stack walk: never into a hole the program made
+ * (keepout.h). */
+static int load_unwind(void)
+{
+	int ok;
+
+	rwc_keepout_begin();
+	ok = load_unwind_here();
+	rwc_keepout_end();
+	return ok;
 }
 
 /* libunwind opens a pipe at its first use, to probe memory, and keeps it:
@@ -201,7 +214,8 @@ void rwc_unwind_prepare(void)
 	unw_context_t uc;
 	unw_cursor_t c;
 
-	if (begin(&uc, &c, 1)) {
+	/* From the constructor: the program has made no hole yet. */
+	if (rwc_once(&once, load_unwind_here) && begin(&uc, &c, 1)) {
 		U.step(&c); /* libunwind's own first-use allocations, made now */
 		drop_pipe();
 	}

@@ -79,4 +79,13 @@ ok(len(kids) == 20, "each of the 20 children made its report (in safe mode when 
 r = victim("secret", "bad")
 ok(len(r.reports) == 1 and "TOPSECRET" not in r.log and "0123456789" not in r.log,
    "a report never carries the buffer's bytes", r.log[:500])
+# The libraries the first report loads (libunwind, libdw and theirs) go
+# into address space the library kept at start, not into a hole the
+# program unmapped: a bad call there must stay bad.
+r = victim("hole_after_report", "bad", env={"RWCHECK_DEDUP": "0"})
+m = re.search(r"^mappings in the hole: (\d+)$", r.stdout, re.M)
+n = re.search(r"^bad writes into the hole: (\d+)$", r.stdout, re.M)
+ok(m and m.group(1) == "0" and n and len(r.reports) == 1 + int(n.group(1)),
+   "after the first report, nothing of the library in the program's 16 MiB hole, and every one of %s "
+   "bad writes into it reported (%d reports)" % (n.group(1) if n else "?", len(r.reports)), r.describe()[:3000])
 done()

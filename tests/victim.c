@@ -263,6 +263,37 @@ static void c_read_efault_offset(void)
 	SITE(); ret = read(file_fd, b, N);
 	printf("offset %lld\n", (long long)lseek(file_fd, 0, SEEK_CUR));
 }
+/* ---- the library's lazily loaded helpers keep out of the program's holes */
+static void c_hole_after_report(void)
+{
+	size_t sz = 16u << 20, step = 256u << 10, n = 0;
+	char *p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t lo = (uintptr_t)p + 4096, hi = (uintptr_t)p + sz - 4096;
+	char line[512];
+	FILE *m;
+	int foreign = 0;
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	munmap(p + 4096, sz - 8192); /* a hole of 16 MiB less two pages */
+	if (bad && write(null_fd, p + 8192, 100) < 0) /* the first report loads libunwind, libdw */
+		die("write");
+	m = fopen("/proc/self/maps", "r");
+	while (m && fgets(line, sizeof line, m)) {
+		uintptr_t a = (uintptr_t)strtoull(line, NULL, 16);
+		if (a >= lo && a < hi)
+			foreign++, printf("in the hole: %s", line);
+	}
+	if (m)
+		fclose(m);
+	printf("mappings in the hole: %d\n", foreign);
+	for (uintptr_t a = lo; bad && a + 100 <= hi; a += step, n++)
+		if (write(null_fd, (void *)a, 100) < 0)
+			die("write");
+	printf("bad writes into the hole: %zu\n", n);
+	ret = 0;
+}
+
 /* ---- the rest of the family (issue 6) ------------------------------ */
 static void c_recvmmsg(void)
 {
@@ -948,7 +979,7 @@ static const struct {
 	E(new_brk), E(new_mremap), E(new_dlopen), E(new_thread_stack),
 	E(read_ebadf), E(read_eisdir), E(pread_espipe), E(read_eagain), E(write_errno_kept),
 	E(threads), E(fork), E(signals), E(signal_malloc), E(churn), E(vfork), E(fds), E(closeall),
-	E(sigcgt), E(oddpaths), E(manymaps), E(fork_during_report), E(secret),
+	E(sigcgt), E(oddpaths), E(manymaps), E(fork_during_report), E(secret), E(hole_after_report),
 #undef E
 };
 
