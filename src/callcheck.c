@@ -168,10 +168,15 @@ static enum rwc_problem check_xfer(const struct rwc_call *c, struct rwc_finding 
 	for (int k = 0; k < 2; k++) {
 		const int64_t *o = c->offp[k];
 
+		struct rwc_verdict v;
+
 		if (!o)
 			continue;
 		if (memn(c, o, sizeof *o, RWC_NEED_READ | RWC_NEED_WRITE, f, c->offname[k], -1))
 			return f->problem;
+		/* read only when readable, even with the maps check off */
+		if (rwc_map_verdict((uintptr_t)o, sizeof *o, RWC_NEED_READ, &v) != RWC_OK)
+			continue;
 		if ((checks & RWC_CHECK_OFFSET) && (p = rwc_check_offset(*o, c->count, 0))) {
 			f->offset = *o;
 			f->offset_what = c->offname[k];

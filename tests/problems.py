@@ -74,4 +74,11 @@ ok(len(lines) >= 3 and re.match(
 r = victim("read_readonly", "bad", fmt="text")
 ok(re.search(r"buf\+100 is inside 0x[0-9a-f]+-0x[0-9a-f]+ r--p", r.log),
    "text: a read-only mapping is described with its permissions", r.log)
+# With the maps check off, an offset pointer half in unmapped memory is
+# still never read (its offset check is skipped): no report, no crash.
+for e in ("sendfile", "splice", "copy_file_range"):
+    base = victim(e, "bad", preload=False)
+    r = victim(e, "bad", env={"RWCHECK_CHECKS": "-maps"})
+    ok(r.status == 0 and not r.reports and r.results == base.results,
+       "%s, maps check off: the unreadable offset pointer is not read (%s)" % (e, r.results), r.describe())
 done()
