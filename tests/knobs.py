@@ -16,6 +16,8 @@ BAD = {
     "RWCHECK_MAPS_QUERY": ["sometimes"],
     "RWCHECK_DEDUP": ["2", "yes", "\xff\xfe"],
     "RWCHECK_GEN_SUPPRESSIONS": ["-1", "on"],
+    "RWCHECK_CHECKS": ["", "heap,", "maps,,heap", "-none", "stackz", "+", "\xff", "maps;heap"],
+    "RWCHECK_HEAP_ORIGINS": ["17", "-1", "two", ""],
 }
 for knob, values in BAD.items():
     for v in values:
