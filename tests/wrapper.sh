@@ -82,5 +82,16 @@ sh "$broken" -- true >/dev/null 2>"$err"; st=$?
 t "$([ $st = 125 ] && grep -q 'does not load\|not found' "$err"; echo $?)" "an unloadable library is an error, not a silent unchecked run (got $st)"
 rm -rf "$ld" "$logf" "$supp" "$broken"
 rm -f "$out" "$err"
+# --checks and --heap-origins reach every process.
+VB="$RWC_BUILDDIR/tests/victim_bounds"
+"$W" -- "$VB" stack_local bad >"$out" 2>"$err"; st=$?
+t "$([ $st = 0 ] && ! grep -q stack-overflow "$err"; echo $?)" "the stack check is off by default (got $st)"
+"$W" --checks=+stack -- sh -c "\"$VB\" stack_local bad" >"$out" 2>"$err"; st=$?
+t "$([ $st = 1 ] && grep -q '\[stack-overflow\]' "$err"; echo $?)" "--checks=+stack: a stack overrun in a child of sh is reported (got $st)"
+"$W" --checks=maps -- "$VB" heap_malloc bad >"$out" 2>"$err"; st=$?
+t "$([ $st = 0 ] && [ ! -s "$err" ]; echo $?)" "--checks=maps: no heap check (got $st)"
+"$W" --heap-origins=3 -- "$VB" heap_malloc bad >"$out" 2>"$err"; st=$?
+t "$([ $st = 1 ] && grep -A1 'the block was allocated at:' "$err" | grep -q 'in c_heap_malloc '; echo $?)" "--heap-origins=3: the report says where the block was allocated (got $st)"
+
 echo "1..$n"
 exit $failed
