@@ -12,14 +12,6 @@
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
-unsigned rwc_bounds_on;
-
-void rwc_bounds_heap_off(void)
-{
-	__atomic_store_n(&rwc_heap_track, 0, __ATOMIC_RELAXED);
-	__atomic_fetch_and(&rwc_bounds_on, ~RWC_CHECK_HEAP, __ATOMIC_RELAXED);
-}
-
 static uintptr_t range_end(uintptr_t p, size_t n)
 {
 	return n > UINTPTR_MAX - p ? UINTPTR_MAX : p + n;
@@ -29,7 +21,6 @@ static uintptr_t range_end(uintptr_t p, size_t n)
  * read only when the view knows it readable, never the user's bytes. */
 
 #define SIZE_SZ sizeof(size_t)
-#define IS_MMAPPED 2
 
 /* Is the header readable?  The fast path asks the cached view only; the
  * full check (FULL) brings the view up to date. */
@@ -46,15 +37,7 @@ static int header_readable(uintptr_t p, int full)
 
 static size_t chunk_usable(uintptr_t p, int full)
 {
-	size_t h, sz;
-
-	if (!header_readable(p, full))
-		return 0;
-	h = ((const size_t *)p)[-1];
-	sz = h & ~(size_t)7;
-	if (sz < 4 * SIZE_SZ || sz > ((size_t)1 << 46))
-		return 0; /* not a header we understand */
-	return sz - ((h & IS_MMAPPED) ? 2 * SIZE_SZ : SIZE_SZ);
+	return header_readable(p, full) ? rwc_chunk_usable(((const size_t *)p)[-1]) : 0;
 }
 
 static enum rwc_problem heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi,
@@ -171,7 +154,7 @@ static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc
 
 int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc)
 {
-	unsigned on = __atomic_load_n(&rwc_bounds_on, __ATOMIC_RELAXED);
+	unsigned on = rwc_bounds_on();
 	struct rwc_bounds b;
 	uintptr_t lo, hi;
 
@@ -183,7 +166,7 @@ int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc)
 enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc,
 				  struct rwc_bounds *b, uintptr_t *bad_lo, uintptr_t *bad_hi)
 {
-	unsigned on = __atomic_load_n(&rwc_bounds_on, __ATOMIC_RELAXED);
+	unsigned on = rwc_bounds_on();
 
 	b->kind = RWC_HOLDER_NONE;
 	if (n == 0)

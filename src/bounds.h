@@ -17,9 +17,15 @@
 #define RWC_CHECK_HEAP 8u
 #define RWC_CHECK_STACK 16u
 
-/* The bounds checks in force (RWC_CHECK_HEAP | RWC_CHECK_STACK bits), set
- * once the knobs are read; 0 before. */
-extern unsigned rwc_bounds_on;
+/* The RWC_CHECK_* families in force, set from the knobs by the first
+ * checked call (call.c); before that, those that need no knob. */
+extern unsigned rwc_checks;
+
+/* The bounds checks in force (RWC_CHECK_HEAP | RWC_CHECK_STACK bits). */
+static inline unsigned rwc_bounds_on(void)
+{
+	return __atomic_load_n(&rwc_checks, __ATOMIC_RELAXED) & (RWC_CHECK_HEAP | RWC_CHECK_STACK);
+}
 
 /* 1 when [p, p+n) is known good for the checks in force; 0: ask
  * rwc_bounds_check.  SP0 is the caller's stack pointer at the call (its
@@ -31,8 +37,5 @@ int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc);
  * and the bad bytes [*bad_lo, *bad_hi). */
 enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc,
 				  struct rwc_bounds *b, uintptr_t *bad_lo, uintptr_t *bad_hi);
-
-/* Turns the heap check off for good (another allocator; RWCHECK_CHECKS). */
-void rwc_bounds_heap_off(void);
 
 #endif

@@ -62,9 +62,8 @@ int rwc_init_once(void)
 		checks &= ~RWC_CHECK_HEAP;
 	}
 	if (!(checks & RWC_CHECK_HEAP))
-		rwc_bounds_heap_off();
-	rwc_checks = checks;
-	__atomic_store_n(&rwc_bounds_on, checks & (RWC_CHECK_HEAP | RWC_CHECK_STACK), __ATOMIC_RELAXED);
+		__atomic_store_n(&rwc_heap_track, 0, __ATOMIC_RELAXED); /* blocks no longer recorded */
+	__atomic_store_n(&rwc_checks, checks, __ATOMIC_RELAXED);
 	rwc_depth--;
 	__atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
 	return 1;

@@ -15,9 +15,6 @@ int rwc_enter(struct rwc_call *c);
  * Reads the iovec array / msghdr only after proving them readable. */
 enum rwc_problem rwc_check_call(const struct rwc_call *c, struct rwc_finding *f);
 
-/* The RWC_CHECK_* families in force (bounds.h), set from the knobs. */
-extern unsigned rwc_checks;
-
 /* Makes sure the knobs are read and the real functions bound; 0 while that
  * is not (yet) possible, in which case calls pass through unchecked. */
 int rwc_init_once(void);

@@ -174,8 +174,10 @@ static enum rwc_problem check_xfer(const struct rwc_call *c, struct rwc_finding 
 			continue;
 		if (memn(c, o, sizeof *o, RWC_NEED_READ | RWC_NEED_WRITE, f, c->offname[k], -1))
 			return f->problem;
-		/* read only when readable, even with the maps check off */
-		if (rwc_map_verdict((uintptr_t)o, sizeof *o, RWC_NEED_READ, &v) != RWC_OK)
+		/* read only when readable: memn proved it, unless the maps
+		 * check is off */
+		if (!(checks & RWC_CHECK_MAPS) &&
+		    rwc_map_verdict((uintptr_t)o, sizeof *o, RWC_NEED_READ, &v) != RWC_OK)
 			continue;
 		if ((checks & RWC_CHECK_OFFSET) && (p = rwc_check_offset(*o, c->count, 0))) {
 			f->offset = *o;

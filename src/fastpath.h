@@ -58,15 +58,11 @@ static inline int rwc_quick_range(const void *p, size_t n, unsigned need)
 static inline int rwc_heap_quick(uintptr_t p, size_t n)
 {
 	uintptr_t l = rwc_hm_near(p);
-	size_t h, sz, usable;
+	size_t usable;
 
 	if (!l || (((l - 16) ^ p) >> 12 && !rwc_fast_range((const void *)(l - 16), 16, RWC_NEED_READ)))
 		return 0;
-	h = ((const size_t *)l)[-1];
-	sz = h & ~(size_t)7;
-	if (sz < 4 * sizeof(size_t))
-		return 0;
-	usable = sz - ((h & 2) ? 2 : 1) * sizeof(size_t);
+	usable = rwc_chunk_usable(((const size_t *)l)[-1]);
 	return p - l < usable && n <= usable - (p - l);
 }
 
@@ -89,7 +85,7 @@ static inline __attribute__((always_inline)) int rwc_bounds_fast_on(unsigned on,
 static inline __attribute__((always_inline)) int rwc_bounds_fast(const void *p, size_t n, const void *sp0,
 								 const void *pc)
 {
-	return rwc_bounds_fast_on(__atomic_load_n(&rwc_bounds_on, __ATOMIC_RELAXED), p, n, sp0, pc);
+	return rwc_bounds_fast_on(rwc_bounds_on(), p, n, sp0, pc);
 }
 
 /* A buffer call that needs no further look: count sane, bytes known good. */
@@ -104,7 +100,7 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 			       const void *sp, const void *pc)
 {
 	size_t sum = 0;
-	unsigned on = __atomic_load_n(&rwc_bounds_on, __ATOMIC_RELAXED);
+	unsigned on = rwc_bounds_on();
 
 	if (iovcnt < 0 || iovcnt > IOV_MAX ||
 	    !rwc_quick_range(iov, (size_t)iovcnt * sizeof *iov, RWC_NEED_READ))

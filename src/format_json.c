@@ -165,7 +165,7 @@ void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 	if (c->shape != RWC_SHAPE_BUF)
 		json_str(o, &first, "what", f->what);
 	json_str(o, &first, "message", msg);
-	if (rwc_is_memory_problem(f)) {
+	if (rwc_is_memory_problem(f) || rwc_is_bounds_problem(f)) {
 		int bf = 1;
 
 		rwc_fmt_json_key(o, &first, "bad");
@@ -176,19 +176,10 @@ void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		json_hex(o, &bf, "end", f->v.bad_hi);
 		rwc_fmt_char(o, '}');
 		rwc_fmt_json_key(o, &first, "region");
-		json_region(o, &f->v);
-	} else if (rwc_is_bounds_problem(f)) {
-		int bf = 1;
-
-		rwc_fmt_json_key(o, &first, "bad");
-		rwc_fmt_char(o, '{');
-		json_uint(o, &bf, "first", f->v.bad_lo - f->v.lo);
-		json_uint(o, &bf, "last", f->v.bad_hi - f->v.lo - 1);
-		json_hex(o, &bf, "start", f->v.bad_lo);
-		json_hex(o, &bf, "end", f->v.bad_hi);
-		rwc_fmt_char(o, '}');
-		rwc_fmt_json_key(o, &first, "region");
-		json_bounds(o, f);
+		if (rwc_is_memory_problem(f))
+			json_region(o, &f->v);
+		else
+			json_bounds(o, f);
 	}
 	json_str(o, &first, "action", actions[rwc_knobs.action]);
 	json_hex(o, &first, "caller", (uintptr_t)c->caller);

@@ -30,25 +30,38 @@ static void *map_mem(size_t n)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/* *SLOT, or N bytes mapped, given FIRST as their first word and published
+ * there; when another thread published first, ours goes back.  NULL
+ * without memory. */
+static void *map_once(void **slot, size_t n, uintptr_t first)
+{
+	void *cur = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *m;
+
+	if (cur)
+		return cur;
+	m = map_mem(n);
+	if (!m)
+		return NULL;
+	*(uintptr_t *)m = first;
+	if (__atomic_compare_exchange_n(slot, &cur, m, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return m;
+	REAL(munmap)(m, n);
+	rwc_watch_munmap(m, n, 0);
+	return cur;
+}
+
 static struct leaf *leaf_of(uintptr_t a, int make)
 {
 	size_t i = a >> LEAF_SHIFT;
-	struct leaf *l, *n = NULL;
+	struct leaf *l;
 
 	if (RWC_UNLIKELY(i >= NLEAVES))
 		return NULL;
 	l = __atomic_load_n(&top[i], __ATOMIC_ACQUIRE);
 	if (RWC_LIKELY(l) || !make)
 		return l;
-	n = map_mem(sizeof *n);
-	if (!n)
-		return NULL;
-	n->lowest = UINTPTR_MAX;
-	if (__atomic_compare_exchange_n(&top[i], &l, n, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		return n;
-	REAL(munmap)(n, sizeof *n); /* another thread's leaf won */
-	rwc_watch_munmap(n, sizeof *n, 0);
-	return l;
+	/* first word: lowest, no block yet */
+	return map_once((void **)&top[i], sizeof *l, UINTPTR_MAX);
 }
 
 static inline size_t grain(uintptr_t a)
@@ -91,17 +104,8 @@ void rwc_hm_live(uintptr_t p, uintptr_t origin)
 	g = grain(p);
 	note_lowest(l, p);
 	if (rwc_hm_origins) {
-		uintptr_t *o = __atomic_load_n(&l->origin, __ATOMIC_ACQUIRE);
-		if (!o) {
-			uintptr_t *n = map_mem(GRAINS * sizeof *n), *z = NULL;
-			if (n && !__atomic_compare_exchange_n(&l->origin, &z, n, 0, __ATOMIC_ACQ_REL,
-							      __ATOMIC_ACQUIRE)) {
-				REAL(munmap)(n, GRAINS * sizeof *n);
-				rwc_watch_munmap(n, GRAINS * sizeof *n, 0);
-				n = z;
-			}
-			o = n;
-		}
+		uintptr_t *o = map_once((void **)&l->origin, GRAINS * sizeof *o, 0);
+
 		if (o)
 			__atomic_store_n(&o[g], origin, __ATOMIC_RELAXED);
 	}

@@ -37,21 +37,13 @@
 	if (RWC_LIKELY(cond))                                           \
 		return call
 
-/* Describe, check; on a failed check (RWCHECK_ACTION=efault) return -1. */
-#define CHECK(...)                                                      \
+/* Describe, check; on a failed check (RWCHECK_ACTION=efault) return
+ * FAILED: -1, or 0 (fread/fwrite), NULL (fgets). */
+#define CHECK_OR(failed, ...)                                           \
 	struct rwc_call c = {__VA_ARGS__, .caller = RA, .caller_sp = SP};      \
 	if (RWC_UNLIKELY(rwc_enter(&c)))                                \
-		return -1
-
-/* The same for functions that fail with 0 (fread/fwrite) or NULL (fgets). */
-#define CHECK0(...)                                                     \
-	struct rwc_call c = {__VA_ARGS__, .caller = RA, .caller_sp = SP};      \
-	if (RWC_UNLIKELY(rwc_enter(&c)))                                \
-		return 0
-#define CHECKNULL(...)                                                  \
-	struct rwc_call c = {__VA_ARGS__, .caller = RA, .caller_sp = SP};      \
-	if (RWC_UNLIKELY(rwc_enter(&c)))                                \
-		return NULL
+		return failed
+#define CHECK(...) CHECK_OR(-1, __VA_ARGS__)
 
 #define BUFC(n, nd, b, cnt) .name = #n, .shape = RWC_SHAPE_BUF, .need = (nd), .fd = fd, \
 	.buf = (b), .count = (cnt)
@@ -213,7 +205,7 @@
 	{                                                               \
 		size_t cnt = STDIO_COUNT(size, k);                      \
 		FAST(GOOD(ptr, cnt, nd), REAL(n)(ptr, size, k, stream)); \
-		CHECK0(STDIOC(n, nd, ptr, cnt));                        \
+		CHECK_OR(0, STDIOC(n, nd, ptr, cnt));                        \
 		return REAL(n)(ptr, size, k, stream);                   \
 	}
 #define RWC_FREAD_CHK(n)                                                \
@@ -221,7 +213,7 @@
 	{                                                               \
 		size_t cnt = STDIO_COUNT(size, k);                      \
 		FAST(GOOD(ptr, cnt, RWC_NEED_WRITE), REAL(n)(ptr, ptrlen, size, k, stream)); \
-		CHECK0(STDIOC(n, RWC_NEED_WRITE, ptr, cnt));            \
+		CHECK_OR(0, STDIOC(n, RWC_NEED_WRITE, ptr, cnt));            \
 		return REAL(n)(ptr, ptrlen, size, k, stream);           \
 	}
 #define RWC_FGETS(n)                                                    \
@@ -229,7 +221,7 @@
 	{                                                               \
 		size_t cnt = k > 0 ? (size_t)k : 0;                     \
 		FAST(GOOD(s, cnt, RWC_NEED_WRITE), REAL(n)(s, k, stream)); \
-		CHECKNULL(STDIOC(n, RWC_NEED_WRITE, s, cnt));           \
+		CHECK_OR(NULL, STDIOC(n, RWC_NEED_WRITE, s, cnt));           \
 		return REAL(n)(s, k, stream);                           \
 	}
 #define RWC_FGETS_CHK(n)                                                \
@@ -237,7 +229,7 @@
 	{                                                               \
 		size_t cnt = k > 0 ? (size_t)k : 0;                     \
 		FAST(GOOD(s, cnt, RWC_NEED_WRITE), REAL(n)(s, size, k, stream)); \
-		CHECKNULL(STDIOC(n, RWC_NEED_WRITE, s, cnt));           \
+		CHECK_OR(NULL, STDIOC(n, RWC_NEED_WRITE, s, cnt));           \
 		return REAL(n)(s, size, k, stream);                     \
 	}
 

@@ -52,19 +52,30 @@ static int forked_mid_report(void)
 	return b != 0 && b != gettid() && syscall(SYS_tgkill, getpid(), b, 0) != 0;
 }
 
-int rwc_unwind_lock(void)
+/* The report lock, unless this is a child forked mid-report (whose lock
+ * holder never comes back) or its own thread holds it (a handler). */
+static int lock_report(void)
 {
-	if (rwc_in_vfork_child() || forked_mid_report() || rwc_maybe_in_handler() ||
-	    !rwc_lock_take(&rwc_perproc->report))
+	if (forked_mid_report() || !rwc_lock_take(&rwc_perproc->report))
 		return 0;
 	__atomic_store_n(&busy_tid, gettid(), __ATOMIC_RELEASE);
 	return 1;
 }
 
-void rwc_unwind_unlock(void)
+static void unlock_report(void)
 {
 	__atomic_store_n(&busy_tid, 0, __ATOMIC_RELEASE);
 	rwc_lock_drop(&rwc_perproc->report);
+}
+
+int rwc_unwind_lock(void)
+{
+	return !rwc_in_vfork_child() && !rwc_maybe_in_handler() && lock_report();
+}
+
+void rwc_unwind_unlock(void)
+{
+	unlock_report();
 }
 
 size_t rwc_report_mem_size(void)
@@ -181,9 +192,7 @@ int rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 		site = rwc_dedup_hit((uintptr_t)c->caller, f->problem, c->name, &first);
 		if (!first)
 			return !__atomic_load_n(&site->suppressed, __ATOMIC_ACQUIRE);
-		locked = !forked_mid_report() && rwc_lock_take(&rwc_perproc->report);
-		if (locked)
-			__atomic_store_n(&busy_tid, gettid(), __ATOMIC_RELEASE);
+		locked = lock_report();
 	}
 	held = locked ? hold_gap(f, &held_at) : 0;
 	s = locked ? scratch : NULL;
@@ -202,9 +211,7 @@ int rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 	}
 	if (held)
 		REAL(munmap)((void *)held_at, held); /* verdicts never saw it */
-	if (locked) {
-		__atomic_store_n(&busy_tid, 0, __ATOMIC_RELEASE);
-		rwc_lock_drop(&rwc_perproc->report);
-	}
+	if (locked)
+		unlock_report();
 	return bad;
 }

@@ -321,11 +321,7 @@ static int overlay_overlaps(const struct snap *s, unsigned novl, uintptr_t lo, u
 	return 0;
 }
 
-/* The published snapshot's answer for [lo, lo+len): 1 when good for
- * NEED, with the run of regions around it [*rlo, *rhi), the needs it is
- * good for and the generation; 0 for anything else or any doubt. */
-static int snap_lookup(uintptr_t lo, size_t len, unsigned need, uintptr_t *rlo, uintptr_t *rhi,
-		       unsigned *okp, uint64_t *gp)
+int rwc_snap_good(uintptr_t lo, size_t len, unsigned need)
 {
 	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
 	int i = __atomic_load_n(&cur, __ATOMIC_ACQUIRE);
@@ -376,19 +372,7 @@ static int snap_lookup(uintptr_t lo, size_t len, unsigned need, uintptr_t *rlo, 
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) != seq)
 		return 0;
-	*rlo = run_lo, *rhi = end, *okp = ok, *gp = g;
-	return 1;
-}
-
-int rwc_snap_good(uintptr_t lo, size_t len, unsigned need)
-{
-	uintptr_t rlo, rhi;
-	unsigned ok;
-	uint64_t g;
-
-	if (!snap_lookup(lo, len, need, &rlo, &rhi, &ok, &g))
-		return 0;
-	rwc_tcache_fill(g, rlo, rhi, ok);
+	rwc_tcache_fill(g, run_lo, end, ok);
 	return 1;
 }
 
