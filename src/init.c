@@ -1,10 +1,12 @@
 /* init.c: the library's constructor, kept to what must happen at start:
- * map the library's memory in one go (before the program can make holes
- * for it to land in), with the per-process state (perproc.h) in wipe-on-fork
- * pages, and bind write() before any signal handler can call
- * it.  The knobs are read and the rest bound by the first checked call
- * (call.c), also for calls that arrive before this constructor.  Every
- * microsecond here is paid by every process started under rwcheck. */
+ * put the per-process state (perproc.h) in wipe-on-fork pages and bind
+ * write() before any signal handler can call it.  The library's memory
+ * (the map view's snapshots, the report's scratch, the heap map's top
+ * table) is in .bss, mapped by the loader with the library before the
+ * program can make a hole for it to land in.  The knobs are read and the
+ * rest bound by the first checked call (call.c), also for calls that
+ * arrive before this constructor.  Every microsecond here is paid by
+ * every process started under rwcheck (bench/: process start). */
 #include "config.h"
 
 #include <pthread.h>
@@ -20,12 +22,18 @@
 #include "mapwatch.h"
 #include "perproc.h"
 #include "real.h"
-#include "report.h"
-#include "snapshot.h"
 #include "unwind.h"
 
-static struct rwc_perproc fallback;
-struct rwc_perproc *rwc_perproc = &fallback;
+/* Its own pages, so that madvise() covers it and nothing else: aligned
+ * and padded to 4 KiB pages (more would add a segment to the library and
+ * system calls to its loading; with larger pages madvise() is not tried
+ * and the pthread_atfork() handler does the wiping). */
+#define WIPE_ALIGN 4096
+static union {
+	struct rwc_perproc pp;
+	char pad[(sizeof(struct rwc_perproc) + WIPE_ALIGN - 1) / WIPE_ALIGN * WIPE_ALIGN];
+} wipe __attribute__((aligned(WIPE_ALIGN)));
+struct rwc_perproc *rwc_perproc = &wipe.pp;
 
 int rwc_in_vfork_child(void)
 {
@@ -74,26 +82,13 @@ static int early_knobs(void)
 
 __attribute__((constructor)) static void rwc_init(void)
 {
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), snap = rwc_snap_mem_size();
-	size_t wipe = (sizeof(struct rwc_perproc) + pg - 1) & ~(pg - 1);
-	size_t total = wipe + snap + rwc_report_mem_size();
+	unsigned long pg = getauxval(AT_PAGESZ); /* (sysconf() would fault in two more pages) */
 	int want;
-	char *p = REAL(mmap)(NULL, total, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	rwc_real_bind_early();
-	if (p == MAP_FAILED) {
-		fallback.owner = getpid();
-		pthread_atfork(NULL, NULL, atfork_child);
-		return; /* no cached view: every check asks the kernel */
-	}
-	if (madvise(p, wipe, MADV_WIPEONFORK) == 0)
-		rwc_perproc = (struct rwc_perproc *)p;
-	else
+	if (pg != WIPE_ALIGN || madvise(&wipe, sizeof wipe, MADV_WIPEONFORK) != 0)
 		pthread_atfork(NULL, NULL, atfork_child); /* kernel before 4.14 */
 	rwc_perproc->owner = getpid();
-	rwc_snap_init(p + wipe);
-	rwc_report_init(p + wipe + snap);
 	want = early_knobs();
 	rwc_depth++; /* the unwinders' own calls (libunwind probes memory with write) */
 	if (want & 1)

@@ -74,7 +74,7 @@ void rwc_knobs_environ(char **envp, int secure, const char **out, unsigned cap)
 	if (secure)
 		return;
 	for (char **e = envp; e && *e && n < cap; e++)
-		if (strncmp(*e, "RWCHECK_", 8) == 0)
+		if (**e == 'R' && strncmp(*e, "RWCHECK_", 8) == 0) /* (every process start) */
 			out[n++] = *e;
 }
 
