@@ -24,15 +24,19 @@
 #include "real.h"
 #include "unwind.h"
 
-/* Its own pages, so that madvise() covers it and nothing else: aligned
- * and padded to 4 KiB pages (more would add a segment to the library and
- * system calls to its loading; with larger pages madvise() is not tried
- * and the pthread_atfork() handler does the wiping). */
-#define WIPE_ALIGN 4096
+/* The per-process state needs pages of its own, so that madvise() wipes
+ * it and nothing else.  An aligned object would align all of .bss and
+ * move its start off the data page the loader touches anyway (more page
+ * faults in every process), so the constructor aligns it inside this
+ * area instead; until then (calls before the constructor) it sits at the
+ * area's start.  With pages over 4 KiB it stays there and the
+ * pthread_atfork() handler does the wiping. */
+#define WIPE_PAGE 4096
+#define WIPE_LEN ((sizeof(struct rwc_perproc) + WIPE_PAGE - 1) / WIPE_PAGE * WIPE_PAGE)
 static union {
 	struct rwc_perproc pp;
-	char pad[(sizeof(struct rwc_perproc) + WIPE_ALIGN - 1) / WIPE_ALIGN * WIPE_ALIGN];
-} wipe __attribute__((aligned(WIPE_ALIGN)));
+	char bytes[WIPE_LEN + WIPE_PAGE];
+} wipe;
 struct rwc_perproc *rwc_perproc = &wipe.pp;
 
 int rwc_in_vfork_child(void)
@@ -75,8 +79,8 @@ static int early_knobs(void)
 	v = rwc_knobs_lookup(env, 16, "RWCHECK_HEAP_ORIGINS");
 	if (v && rwc_parse_uint(v, 16, &frames) != 0)
 		frames = 0;
-	if (checks & RWC_CHECK_HEAP)
-		rwc_hm_origins = (int)frames;
+	if ((checks & RWC_CHECK_HEAP) && frames)
+		rwc_hm_origins = (int)frames; /* (not written when 0: a page fault less) */
 	return ((checks & RWC_CHECK_STACK) ? 1 : 0) | ((checks & RWC_CHECK_HEAP) && frames > 1 ? 2 : 0);
 }
 
@@ -84,9 +88,12 @@ __attribute__((constructor)) static void rwc_init(void)
 {
 	unsigned long pg = getauxval(AT_PAGESZ); /* (sysconf() would fault in two more pages) */
 	int want;
+	uintptr_t at = ((uintptr_t)&wipe + WIPE_PAGE - 1) & ~(uintptr_t)(WIPE_PAGE - 1);
 
 	rwc_real_bind_early();
-	if (pg != WIPE_ALIGN || madvise(&wipe, sizeof wipe, MADV_WIPEONFORK) != 0)
+	if (pg == WIPE_PAGE && madvise((void *)at, WIPE_LEN, MADV_WIPEONFORK) == 0)
+		rwc_perproc = (struct rwc_perproc *)at; /* (no lock is held before main) */
+	else
 		pthread_atfork(NULL, NULL, atfork_child); /* kernel before 4.14 */
 	rwc_perproc->owner = getpid();
 	want = early_knobs();
