@@ -28,6 +28,11 @@ LINES = [
     ("process start (posix_spawn /bin/true)", ["spawn", 200], 1.10),
 ]
 
+# Lines whose samples are short and whose noise here is large (process
+# start: a few percent between moments of this shared machine) get more
+# pairs: their median ratio is what the target is judged on.
+MORE_PAIRS = {"spawn": 3, "loop": 2}
+
 
 # The bounds checks (issue 6): each workload without the library, with
 # the library and the check off, and with it on.
@@ -100,21 +105,22 @@ def main():
     rows = []
     for name, args, target in LINES:
         a = [args[0], max(1, args[1] // scale)]
-        base, lib, ratio = measure(lambda p: micro(a, p), o.samples)
+        base, lib, ratio = measure(lambda p: micro(a, p), o.samples * MORE_PAIRS.get(args[0], 1))
         rows.append((name, base, lib, ratio, target, "ns/op"))
     loop = "i=0; while [ $i -lt %d ]; do /bin/true; i=$((i+1)); done" % (1000 // scale)
-    base, lib, ratio = measure(lambda p: wall(loop, p), max(3, o.samples // 2))
+    loop_pairs = o.samples * MORE_PAIRS["loop"]
+    base, lib, ratio = measure(lambda p: wall(loop, p), loop_pairs)
     rows.append(("shell loop of %d processes" % (1000 // scale), base / 1e6, lib / 1e6, ratio, 1.10, "ms"))
     dd = "dd if=/dev/zero of=/dev/null bs=1 count=%d" % (400000 // scale)
-    base, lib, ratio = measure(lambda p: wall(dd, p), max(3, o.samples // 2))
+    base, lib, ratio = measure(lambda p: wall(dd, p), o.samples)
     rows.append(("dd bs=1 of %d kB" % (400 // scale), base / 1e6, lib / 1e6, ratio, 1.10, "ms"))
     # The floor: a preloaded library that does nothing, on process start
     # and on the shell loop.
     if os.path.exists(EMPTY):
         a = ["spawn", max(1, 200 // scale)]
-        base, lib, ratio = measure(lambda p: micro(a, EMPTY if p else False), o.samples)
+        base, lib, ratio = measure(lambda p: micro(a, EMPTY if p else False), o.samples * MORE_PAIRS["spawn"])
         rows.append(("  reference: empty preload, process start", base, lib, ratio, None, "ns/op"))
-        base, lib, ratio = measure(lambda p: wall(loop, EMPTY if p else False), max(3, o.samples // 2))
+        base, lib, ratio = measure(lambda p: wall(loop, EMPTY if p else False), loop_pairs)
         rows.append(("  reference: empty preload, shell loop", base / 1e6, lib / 1e6, ratio, None, "ms"))
     rss_base, rss_lib, _ = measure(peak_rss_kib, 3)
     checks = []
@@ -155,8 +161,9 @@ def main():
         unit = "ms" if name.startswith(("sort", "python3")) else "ns"
         print("%-44s %6s %7.1f %s %7.1f %s %7.1f %s %8.3f %8.3f" % (name, check, base, unit, off_t, unit,
                                                                   lib, unit, r_none, r_off))
-    print("samples per line: %d, with/without back to back in alternating order; times are medians,"
-          " ratio the median of the paired ratios; %d line(s) missed" % (o.samples, failed))
+    print("samples per line: %d (process start x%d, shell loop x%d), with/without back to back in"
+          " alternating order; times are medians, ratio the median of the paired ratios; %d line(s) missed"
+          % (o.samples, MORE_PAIRS["spawn"], MORE_PAIRS["loop"], failed))
     return 0
 
 
