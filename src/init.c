@@ -1,12 +1,15 @@
 /* init.c: the library's constructor, kept to what must happen at start:
- * put the per-process state (perproc.h) in wipe-on-fork pages and bind
- * write() before any signal handler can call it.  The library's memory
- * (the map view's snapshots, the report's scratch, the heap map's top
- * table) is in .bss, mapped by the loader with the library before the
- * program can make a hole for it to land in.  The knobs are read and the
- * rest bound by the first checked call (call.c), also for calls that
- * arrive before this constructor.  Every microsecond here is paid by
- * every process started under rwcheck (bench/: process start). */
+ * map the library's memory in one go (before the program can make holes
+ * for it to land in), with the per-process state (perproc.h) in wipe-on-fork
+ * pages, and bind write() before any signal handler can call
+ * it.  The memory is mapped here, not kept in .bss (which would save this
+ * mmap, ~0.6% of a process start): .bss is needed whole for the library
+ * to load at all, so under a tight address-space limit (ulimit -v) its
+ * 22 MB would keep the program from starting, where a failed mmap here
+ * only leaves the library without its cached view.  The knobs are read
+ * and the rest bound by the first checked call (call.c), also for calls
+ * that arrive before this constructor.  Every microsecond here is paid by
+ * every process started under rwcheck (make startab measures it). */
 #include "config.h"
 
 #include <pthread.h>
@@ -22,22 +25,12 @@
 #include "mapwatch.h"
 #include "perproc.h"
 #include "real.h"
+#include "report.h"
+#include "snapshot.h"
 #include "unwind.h"
 
-/* The per-process state needs pages of its own, so that madvise() wipes
- * it and nothing else.  An aligned object would align all of .bss and
- * move its start off the data page the loader touches anyway (more page
- * faults in every process), so the constructor aligns it inside this
- * area instead; until then (calls before the constructor) it sits at the
- * area's start.  With pages over 4 KiB it stays there and the
- * pthread_atfork() handler does the wiping. */
-#define WIPE_PAGE 4096
-#define WIPE_LEN ((sizeof(struct rwc_perproc) + WIPE_PAGE - 1) / WIPE_PAGE * WIPE_PAGE)
-static union {
-	struct rwc_perproc pp;
-	char bytes[WIPE_LEN + WIPE_PAGE];
-} wipe;
-struct rwc_perproc *rwc_perproc = &wipe.pp;
+static struct rwc_perproc fallback;
+struct rwc_perproc *rwc_perproc = &fallback;
 
 int rwc_in_vfork_child(void)
 {
@@ -86,16 +79,26 @@ static int early_knobs(void)
 
 __attribute__((constructor)) static void rwc_init(void)
 {
-	unsigned long pg = getauxval(AT_PAGESZ); /* (sysconf() would fault in two more pages) */
+	size_t pg = getauxval(AT_PAGESZ), snap = rwc_snap_mem_size(); /* (sysconf: 2 more page faults) */
+	size_t wipe = (sizeof(struct rwc_perproc) + pg - 1) & ~(pg - 1);
+	size_t total = wipe + snap + rwc_report_mem_size();
 	int want;
-	uintptr_t at = ((uintptr_t)&wipe + WIPE_PAGE - 1) & ~(uintptr_t)(WIPE_PAGE - 1);
+	char *p = REAL(mmap)(NULL, total, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	rwc_real_bind_early();
-	if (pg == WIPE_PAGE && madvise((void *)at, WIPE_LEN, MADV_WIPEONFORK) == 0)
-		rwc_perproc = (struct rwc_perproc *)at; /* (no lock is held before main) */
+	if (p == MAP_FAILED) {
+		fallback.owner = getpid();
+		pthread_atfork(NULL, NULL, atfork_child);
+		return; /* no cached view: every check asks the kernel */
+	}
+	if (madvise(p, wipe, MADV_WIPEONFORK) == 0)
+		rwc_perproc = (struct rwc_perproc *)p;
 	else
 		pthread_atfork(NULL, NULL, atfork_child); /* kernel before 4.14 */
 	rwc_perproc->owner = getpid();
+	rwc_snap_init(p + wipe);
+	rwc_report_init(p + wipe + snap);
 	want = early_knobs();
 	rwc_depth++; /* the unwinders' own calls (libunwind probes memory with write) */
 	if (want & 1)

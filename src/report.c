@@ -38,8 +38,7 @@ struct scratch {
 	char json[2 * TEXT_CAP + 16384];
 };
 
-static struct scratch scratch_mem; /* .bss: there from the start; used under the report lock */
-static struct scratch *const scratch = &scratch_mem;
+static struct scratch *scratch; /* mapped at start; used under the report lock */
 /* The thread holding the report lock, in memory a fork() child keeps (the
  * lock itself is wiped): a child that finds a thread of its parent there
  * was forked in the middle of a report, with libunwind's and libdw's state
@@ -77,6 +76,16 @@ int rwc_unwind_lock(void)
 void rwc_unwind_unlock(void)
 {
 	unlock_report();
+}
+
+size_t rwc_report_mem_size(void)
+{
+	return sizeof *scratch;
+}
+
+void rwc_report_init(void *mem)
+{
+	scratch = mem;
 }
 
 /* While a report loads libraries and allocates, the unmapped bytes it is

@@ -46,6 +46,10 @@ void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 int rwc_unwind_lock(void);
 void rwc_unwind_unlock(void);
 
+/* The report's scratch memory, mapped at start by init.c. */
+size_t rwc_report_mem_size(void);
+void rwc_report_init(void *mem);
+
 /* Reports a bad call once per call site (dedup.h): unwinds, symbolizes,
  * applies the suppressions, formats and logs.  Returns 0 when a
  * suppression matched (the call then counts as good), else 1. */

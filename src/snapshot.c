@@ -58,13 +58,9 @@ uint64_t rwc_gen = 1;
 __thread struct rwc_tcache rwc_tcache[RWC_TCACHE_N] __attribute__((tls_model("initial-exec")));
 __thread unsigned rwc_tcache_next __attribute__((tls_model("initial-exec")));
 
-/* In .bss: mapped with the library, before the program can make a hole
- * for it to land in, and only touched as used (22 MB of address space,
- * no system call at start). */
-static struct snap snap_mem[2];
-static struct snap *const snaps[2] = {&snap_mem[0], &snap_mem[1]};
+static struct snap *snaps[2];
+static char *scan_buf; /* SCAN_BUF bytes after the snapshots, under the writer lock */
 #define SCAN_BUF 65536
-static char scan_buf[SCAN_BUF]; /* under the writer lock */
 static int cur = -1;   /* published snapshot, -1 none */
 static uintptr_t hidden_lo, hidden_hi;
 
@@ -97,6 +93,18 @@ void rwc_tcache_fill(uint64_t gen, uintptr_t lo, uintptr_t hi, unsigned ok)
 	t->ok = ok;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->gen = gen;
+}
+
+size_t rwc_snap_mem_size(void)
+{
+	return 2 * sizeof(struct snap) + SCAN_BUF;
+}
+
+void rwc_snap_init(void *mem)
+{
+	snaps[0] = mem;
+	snaps[1] = (struct snap *)mem + 1;
+	scan_buf = (char *)(snaps[1] + 1);
 }
 
 static int lock(void)
@@ -195,7 +203,7 @@ static int refresh(void)
 	struct snap *s;
 	int fd, rc;
 
-	if (!lock())
+	if (!snaps[0] || !lock())
 		return 0;
 	s = snaps[__atomic_load_n(&cur, __ATOMIC_ACQUIRE) == 0 ? 1 : 0];
 	fd = rwc_map_open();

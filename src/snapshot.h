@@ -8,6 +8,12 @@
 
 #include "checks.h"
 
+/* The memory the view needs, and handing it over (init.c maps it at
+ * start, so that it never lands in a hole the program makes later).  The
+ * first snapshot is read by the first check. */
+size_t rwc_snap_mem_size(void);
+void rwc_snap_init(void *mem);
+
 /* Verdict from the cached view: RWC_OK (with *gen the generation it holds
  * for), a problem (to be confirmed by the kernel), or -1 when the view
  * cannot answer (no /proc, busy, too many mappings). */

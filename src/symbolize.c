@@ -1,12 +1,17 @@
 /* symbolize.c: frame symbolization with a lazily loaded libdw (see
  * symbolize.h).  One Dwfl per report, ended before returning, so no file
  * descriptor outlives the report.  Without libdw, dladdr() gives module
- * and exported function names. */
+ * and exported function names; so it does when the process is short of
+ * address space, because libdw ends the program when an allocation of
+ * its own fails (elfutils' __libdw_oom: error(EXIT_FAILURE, ENOMEM)). */
 #include "config.h"
 
 #include "symbolize.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "keepout.h"
 #include "once.h"
@@ -16,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "real.h"
 
 #define DW_FUNCS(X)                                                          \
 	X(dwfl_begin) X(dwfl_end) X(dwfl_report_begin) X(dwfl_report_end)    \
@@ -127,6 +134,43 @@ static void by_dladdr(struct rwc_frame *fr)
 	}
 }
 
+/* 1 when libdw can run out of nothing: no address-space or data limit, or
+ * at least 64 MiB plus twice the size of the frames' modules (libdw maps
+ * them, and their separate debug files) to spare under it. */
+static int room_for_libdw(const uintptr_t *pcs, int n)
+{
+	struct rlimit as, data;
+	unsigned long long need = 64ull << 20, pages[7] = {0};
+	char buf[256], *p = buf;
+	ssize_t got;
+	int fd, i = 0;
+
+	if (getrlimit(RLIMIT_AS, &as) != 0 || getrlimit(RLIMIT_DATA, &data) != 0)
+		return 0;
+	if (as.rlim_cur == RLIM_INFINITY && data.rlim_cur == RLIM_INFINITY)
+		return 1;
+	fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	got = rwc_read_real(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (got <= 0)
+		return 0;
+	buf[got] = '\0';
+	while (i < 7 && *p) /* size resident shared text lib data dt, in pages */
+		pages[i++] = strtoull(p, &p, 10);
+	for (int k = 0; k < n; k++) {
+		Dl_info info;
+		struct stat st;
+
+		if (dladdr((void *)(pcs[k] - 1), &info) && info.dli_fname && info.dli_fname[0] &&
+		    stat(info.dli_fname, &st) == 0)
+			need += 2ull * (unsigned long long)st.st_size; /* (a module twice in the trace: counted twice) */
+	}
+	return rwc_dw_room(as.rlim_cur, pages[0] * (unsigned long long)getpagesize(), data.rlim_cur,
+			   pages[5] * (unsigned long long)getpagesize(), need);
+}
+
 int rwc_symbolize(const uintptr_t *pcs, int n, struct rwc_frame *frames, int cap)
 {
 	static char *debuginfo_path;
@@ -134,7 +178,7 @@ int rwc_symbolize(const uintptr_t *pcs, int n, struct rwc_frame *frames, int cap
 	Dwfl *dwfl = NULL;
 	int k = 0;
 
-	if (rwc_once(&once, load_dw)) {
+	if (room_for_libdw(pcs, n) && rwc_once(&once, load_dw)) {
 		memset(&cb, 0, sizeof cb);
 		cb.find_elf = D.dwfl_linux_proc_find_elf;
 		/* Build-id lookup in /usr/lib/debug only: never the network. */

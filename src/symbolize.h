@@ -6,6 +6,7 @@
 #define RWC_SYMBOLIZE_H
 
 #include <stdint.h>
+#include <sys/resource.h>
 
 struct rwc_frame {
 	uintptr_t pc;        /* return address */
@@ -22,6 +23,17 @@ struct rwc_frame {
  * system headers (glibc's fortified read(), say) do not, so that file:line
  * is the call site in the program's own source.  Returns the count. */
 int rwc_symbolize(const uintptr_t *pcs, int n, struct rwc_frame *frames, int cap);
+
+/* Whether libdw may run, by the process's limits (RLIM_INFINITY: none)
+ * and use in bytes: at least need to spare under each (libdw ends the
+ * program when it runs out of memory). */
+static inline int rwc_dw_room(unsigned long long as_limit, unsigned long long as_used,
+			      unsigned long long data_limit, unsigned long long data_used,
+			      unsigned long long need)
+{
+	return (as_limit == RLIM_INFINITY || (as_limit > as_used && as_limit - as_used >= need)) &&
+	       (data_limit == RLIM_INFINITY || (data_limit > data_used && data_limit - data_used >= need));
+}
 
 /* True for the paths of system headers (/usr/include/...). */
 int rwc_is_system_header(const char *path);

@@ -4,9 +4,12 @@ no false report); bad calls from a handler that interrupted malloc
 (reported, no deadlock); threads with seeded bad calls while the map
 churns (each reported exactly once); vfork and posix_spawn children of a
 multithreaded process; calls after the library's destructor; no
-descriptor or signal handler of the library in the process."""
+descriptor or signal handler of the library in the process; a tight
+address-space limit (ulimit -v)."""
 import os
 import re
+import resource
+import subprocess
 from rwctest import ok, done, victim, Run, VICTIM, LIB, BUILD
 
 r = victim("signals", "good")
@@ -88,4 +91,38 @@ n = re.search(r"^bad writes into the hole: (\d+)$", r.stdout, re.M)
 ok(m and m.group(1) == "0" and n and len(r.reports) == 1 + int(n.group(1)),
    "after the first report, nothing of the library in the program's 16 MiB hole, and every one of %s "
    "bad writes into it reported (%d reports)" % (n.group(1) if n else "?", len(r.reports)), r.describe()[:3000])
+
+
+# Under an address-space limit (ulimit -v, as some test suites set) the
+# library must not keep a program from starting: what it needs in order to
+# load at all stays small (its memory is mapped by the constructor, which
+# copes with a refusal), so from 2 MB above the program's own need up, the
+# program's result is the same with the library as without it.
+def limited(kib, preload, mode="good"):
+    e = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    e["RWCHECK_LOG"] = "/dev/null"
+    if preload:
+        e["LD_PRELOAD"] = LIB
+    lim = kib * 1024
+    p = subprocess.run([VICTIM, "read", mode], env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (lim, lim)), timeout=60)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+lo, hi = 1024, 256 * 1024  # KiB: the victim fails at lo, runs at hi
+if limited(hi, False)[0] != 0 or limited(lo, False)[0] == 0:
+    ok(False, "address-space limit: cannot bracket the victim's own need")
+else:
+    while hi - lo > 256:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if limited(mid, False)[0] == 0 else (mid, hi)
+    for mode in ("good", "bad"):
+        alone = limited(hi + 32 * 1024, False, mode)
+        bad = []
+        for extra in range(2, 34, 2):
+            got = limited(hi + extra * 1024, True, mode)
+            if got[0] != alone[0] or got[1] != alone[1]:
+                bad.append("+%d MiB: status %d, stdout %r, stderr %r" % (extra, got[0], got[1], got[2][:300]))
+        ok(not bad, "ulimit -v from 2 to 32 MiB above the victim's own %d KiB: the %s call's result is "
+           "unchanged at every 2 MiB step" % (hi, mode), "\n".join(bad))
 done()

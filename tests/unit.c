@@ -14,6 +14,7 @@
 #include "maps_parse.h"
 #include "pagemap.h"
 #include "suppress.h"
+#include "symbolize.h"
 #include "tap.h"
 
 static const struct rwc_region R[] = {
@@ -387,6 +388,18 @@ static void test_bounds_verdicts(void)
 	ok(rwc_stack_verdict(0x1010, 0x400, &f, &lo, &hi) == RWC_OK, "stack: no frame: no verdict");
 }
 
+static void test_dw_room(void)
+{
+	const unsigned long long inf = RLIM_INFINITY, M = 1ull << 20;
+
+	ok(rwc_dw_room(inf, 900 * M, inf, 900 * M, 64 * M), "libdw room: no limits");
+	ok(rwc_dw_room(200 * M, 100 * M, inf, 0, 64 * M), "libdw room: 100 MiB to spare under the AS limit");
+	ok(!rwc_dw_room(150 * M, 100 * M, inf, 0, 64 * M), "libdw room: 50 MiB to spare is too little");
+	ok(!rwc_dw_room(100 * M, 120 * M, inf, 0, 64 * M), "libdw room: already over the AS limit");
+	ok(!rwc_dw_room(inf, 0, 80 * M, 30 * M, 64 * M), "libdw room: the data limit counts too");
+	ok(rwc_dw_room(164 * M, 100 * M, 164 * M, 100 * M, 64 * M), "libdw room: exactly enough");
+}
+
 int main(void)
 {
 	test_verdicts();
@@ -400,5 +413,6 @@ int main(void)
 	test_suppressions();
 	test_checks_knob();
 	test_bounds_verdicts();
+	test_dw_room();
 	return done_testing();
 }
