@@ -1,7 +1,7 @@
 """make bench: every workload with and without librwcheck.so, alternating
 in one run; medians of repeated samples; a table with the ratio per line.
 
-  python3 bench/run.py [--samples N] [--quick]"""
+  python3 bench/run.py [--samples N] [--quick] [--cpu N]"""
 import argparse
 import os
 import statistics
@@ -33,6 +33,11 @@ LINES = [
 # pairs: their median ratio is what the target is judged on.
 MORE_PAIRS = {"spawn": 3, "loop": 2}
 
+# Lines whose cost depends on where a new mapping falls in the kernel's
+# tree of mappings (rwbench.c, RWBENCH_PAD): pair i runs with i % n extra
+# mappings on both sides, so the line is not one layout's luck.
+LAYOUTS = {"mmapchurn": 4}
+
 
 # The bounds checks (issue 6): each workload without the library, with
 # the library and the check off, and with it on.
@@ -63,20 +68,35 @@ def env(preload):
     return e
 
 
-def micro(args, preload):
-    out = subprocess.run([BENCH] + [str(a) for a in args], env=env(preload),
+# Every sample runs on one CPU (--cpu; the last one by default), so that
+# the two sides of a pair never differ by where the scheduler put them:
+# unpinned, a 16-segment readv here reads 500 ns in one run and 780 ns in
+# the next.  The two-thread line keeps every CPU (it pins its threads).
+PIN = None
+
+
+def pinned(args=()):
+    if PIN is None or (args and args[0] == "threads2"):
+        return None
+    return lambda: os.sched_setaffinity(0, PIN)
+
+
+def micro(args, preload, pad=0):
+    e = env(preload)
+    e["RWBENCH_PAD"] = str(pad)
+    out = subprocess.run([BENCH] + [str(a) for a in args], env=e, preexec_fn=pinned(args),
                          stdout=subprocess.PIPE, check=True).stdout
     return float(out.split()[-1])
 
 
 def wall(cmd, preload):
     t0 = time.perf_counter()
-    subprocess.run(cmd, env=env(preload), shell=True, check=True,
+    subprocess.run(cmd, env=env(preload), shell=True, check=True, preexec_fn=pinned(),
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return (time.perf_counter() - t0) * 1e9
 
 
-def peak_rss_kib(preload):
+def peak_rss_kib(preload, i=0):
     return micro(["small"], preload)  # VmHWM of the program itself
 
 
@@ -87,11 +107,11 @@ def measure(fn, samples):
     a, b = [], []
     for i in range(samples):  # alternate, and swap the order each time
         if i % 2:
-            b.append(fn(True))
-            a.append(fn(False))
+            b.append(fn(True, i))
+            a.append(fn(False, i))
         else:
-            a.append(fn(False))
-            b.append(fn(True))
+            a.append(fn(False, i))
+            b.append(fn(True, i))
     ratio = statistics.median(y / x for x, y in zip(a, b) if x)
     return statistics.median(a), statistics.median(b), ratio
 
@@ -100,35 +120,40 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--samples", type=int, default=11)
     ap.add_argument("--quick", action="store_true", help="fewer iterations (a smoke run)")
+    ap.add_argument("--cpu", type=int, default=max(os.sched_getaffinity(0)),
+                    help="the CPU every sample runs on (-1: not pinned)")
     o = ap.parse_args()
+    global PIN
+    PIN = None if o.cpu < 0 else {o.cpu}
     scale = 10 if o.quick else 1
     rows = []
     for name, args, target in LINES:
         a = [args[0], max(1, args[1] // scale)]
-        base, lib, ratio = measure(lambda p: micro(a, p), o.samples * MORE_PAIRS.get(args[0], 1))
+        n = LAYOUTS.get(args[0], 1)
+        base, lib, ratio = measure(lambda p, i: micro(a, p, i % n), o.samples * MORE_PAIRS.get(args[0], 1))
         rows.append((name, base, lib, ratio, target, "ns/op"))
     loop = "i=0; while [ $i -lt %d ]; do /bin/true; i=$((i+1)); done" % (1000 // scale)
     loop_pairs = o.samples * MORE_PAIRS["loop"]
-    base, lib, ratio = measure(lambda p: wall(loop, p), loop_pairs)
+    base, lib, ratio = measure(lambda p, i: wall(loop, p), loop_pairs)
     rows.append(("shell loop of %d processes" % (1000 // scale), base / 1e6, lib / 1e6, ratio, 1.10, "ms"))
     dd = "dd if=/dev/zero of=/dev/null bs=1 count=%d" % (400000 // scale)
-    base, lib, ratio = measure(lambda p: wall(dd, p), o.samples)
+    base, lib, ratio = measure(lambda p, i: wall(dd, p), o.samples)
     rows.append(("dd bs=1 of %d kB" % (400 // scale), base / 1e6, lib / 1e6, ratio, 1.10, "ms"))
     # The floor: a preloaded library that does nothing, on process start
     # and on the shell loop.
     if os.path.exists(EMPTY):
         a = ["spawn", max(1, 200 // scale)]
-        base, lib, ratio = measure(lambda p: micro(a, EMPTY if p else False), o.samples * MORE_PAIRS["spawn"])
+        base, lib, ratio = measure(lambda p, i: micro(a, EMPTY if p else False), o.samples * MORE_PAIRS["spawn"])
         rows.append(("  reference: empty preload, process start", base, lib, ratio, None, "ns/op"))
-        base, lib, ratio = measure(lambda p: wall(loop, EMPTY if p else False), loop_pairs)
+        base, lib, ratio = measure(lambda p, i: wall(loop, EMPTY if p else False), loop_pairs)
         rows.append(("  reference: empty preload, shell loop", base / 1e6, lib / 1e6, ratio, None, "ms"))
     rss_base, rss_lib, _ = measure(peak_rss_kib, 3)
     checks = []
     for name, args, check in CHECK_LINES:
         a = [args[0], max(1, args[1] // scale)]
         on, off = {"RWCHECK_CHECKS": "+" + check}, {"RWCHECK_CHECKS": "-" + check}
-        base, lib, r_none = measure(lambda p: micro(a, on if p else False), o.samples)
-        off_t, _, r_off = measure(lambda p: micro(a, on if p else off), o.samples)
+        base, lib, r_none = measure(lambda p, i: micro(a, on if p else False), o.samples)
+        off_t, _, r_off = measure(lambda p, i: micro(a, on if p else off), o.samples)
         checks.append((name, check, base, off_t, lib, r_none, r_off))
     data = "/tmp/rwbench-sort.txt"
     with open(data, "w") as fh:
@@ -137,8 +162,8 @@ def main():
         cmd = cmd.format(data=data)
         on, off = {"RWCHECK_CHECKS": "+" + check}, {"RWCHECK_CHECKS": "-" + check}
         n = max(3, o.samples // 2)
-        base, lib, r_none = measure(lambda p: wall(cmd, on if p else False), n)
-        off_t, _, r_off = measure(lambda p: wall(cmd, on if p else off), n)
+        base, lib, r_none = measure(lambda p, i: wall(cmd, on if p else False), n)
+        off_t, _, r_off = measure(lambda p, i: wall(cmd, on if p else off), n)
         checks.append((name, check, base / 1e6, off_t / 1e6, lib / 1e6, r_none, r_off))
     os.unlink(data)
 
@@ -162,8 +187,9 @@ def main():
         print("%-44s %6s %7.1f %s %7.1f %s %7.1f %s %8.3f %8.3f" % (name, check, base, unit, off_t, unit,
                                                                   lib, unit, r_none, r_off))
     print("samples per line: %d (process start x%d, shell loop x%d), with/without back to back in"
-          " alternating order; times are medians, ratio the median of the paired ratios; %d line(s) missed"
-          % (o.samples, MORE_PAIRS["spawn"], MORE_PAIRS["loop"], failed))
+          " alternating order, on CPU %s; times are medians, ratio the median of the paired ratios;"
+          " %d line(s) missed" % (o.samples, MORE_PAIRS["spawn"], MORE_PAIRS["loop"],
+                                  "(any)" if PIN is None else o.cpu, failed))
     return 0
 
 

@@ -142,8 +142,9 @@ static int room_for_libdw(const uintptr_t *pcs, int n)
 	struct rlimit as, data;
 	unsigned long long need = 64ull << 20, pages[7] = {0};
 	char buf[256], *p = buf;
+	uintptr_t bases[32]; /* modules counted once (more than 32: the rest not counted) */
 	ssize_t got;
-	int fd, i = 0;
+	int fd, i = 0, nbases = 0;
 
 	if (getrlimit(RLIMIT_AS, &as) != 0 || getrlimit(RLIMIT_DATA, &data) != 0)
 		return 0;
@@ -162,10 +163,17 @@ static int room_for_libdw(const uintptr_t *pcs, int n)
 	for (int k = 0; k < n; k++) {
 		Dl_info info;
 		struct stat st;
+		int seen = 0;
 
-		if (dladdr((void *)(pcs[k] - 1), &info) && info.dli_fname && info.dli_fname[0] &&
-		    stat(info.dli_fname, &st) == 0)
-			need += 2ull * (unsigned long long)st.st_size; /* (a module twice in the trace: counted twice) */
+		if (!dladdr((void *)(pcs[k] - 1), &info) || !info.dli_fname || !info.dli_fname[0])
+			continue;
+		for (int j = 0; j < nbases && !seen; j++)
+			seen = bases[j] == (uintptr_t)info.dli_fbase;
+		if (seen || nbases == (int)(sizeof bases / sizeof bases[0]))
+			continue;
+		bases[nbases++] = (uintptr_t)info.dli_fbase;
+		if (stat(info.dli_fname, &st) == 0)
+			need += 2ull * (unsigned long long)st.st_size;
 	}
 	return rwc_dw_room(as.rlim_cur, pages[0] * (unsigned long long)getpagesize(), data.rlim_cur,
 			   pages[5] * (unsigned long long)getpagesize(), need);
