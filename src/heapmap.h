@@ -51,6 +51,16 @@ static inline int rwc_hm_nothing_below(uintptr_t a)
 	       !__atomic_load_n(&rwc_hm_top[i - 1], __ATOMIC_ACQUIRE);
 }
 
+/* 1 when rwc_hm_nothing_below() holds for every address of [LO, LAST]:
+ * within one leaf, the lowest start is above LAST (so above every address
+ * below it) and LO is past the reach of the leaf below (so every address
+ * above it is too). */
+static inline int rwc_hm_nothing_below_span(uintptr_t lo, uintptr_t last)
+{
+	return (lo >> RWC_HM_LEAF_SHIFT) == (last >> RWC_HM_LEAF_SHIFT) && rwc_hm_nothing_below(lo) &&
+	       rwc_hm_nothing_below(last);
+}
+
 /* Records the block at P (from malloc & co.) as live, with the call site
  * ORIGIN when origins are kept; a no-op for addresses it cannot track. */
 void rwc_hm_live(uintptr_t p, uintptr_t origin);

@@ -287,9 +287,9 @@ static unsigned ok_bits(unsigned prot)
 	return ((prot & RWC_PROT_W) ? RWC_NEED_WRITE : 0) | ((prot & RWC_PROT_R) ? RWC_NEED_READ : 0);
 }
 
-/* The overlay's say on [lo, hi): 0 nothing overlaps, 1 decided (into v),
- * -1 a partial overlap (re-read the map). */
-static int overlay_verdict(const struct snap *s, unsigned novl, struct rwc_verdict *v)
+/* The overlay's say on [lo, hi): 0 nothing overlaps, 1 decided (into v;
+ * *by the entry that did), -1 a partial overlap (re-read the map). */
+static int overlay_verdict(const struct snap *s, unsigned novl, struct rwc_verdict *v, unsigned *by)
 {
 	for (unsigned k = novl; k-- > 0;) {
 		struct ovl o = s->ovl[k];
@@ -299,6 +299,7 @@ static int overlay_verdict(const struct snap *s, unsigned novl, struct rwc_verdi
 			continue;
 		if (o.start > v->lo || v->hi > o.end)
 			return -1;
+		*by = k;
 		if (o.prot < 0) {
 			v->problem = RWC_BUF_UNMAPPED;
 			return 1;
@@ -313,12 +314,18 @@ static int overlay_verdict(const struct snap *s, unsigned novl, struct rwc_verdi
 	return 0;
 }
 
-static int overlay_overlaps(const struct snap *s, unsigned novl, uintptr_t lo, uintptr_t hi)
+/* Whether an entry of the overlay from FROM on overlaps [lo, hi). */
+static int overlay_overlaps_from(const struct snap *s, unsigned from, unsigned novl, uintptr_t lo, uintptr_t hi)
 {
-	for (unsigned k = 0; k < novl; k++)
+	for (unsigned k = from; k < novl; k++)
 		if (s->ovl[k].start < hi && lo < s->ovl[k].end)
 			return 1;
 	return 0;
+}
+
+static int overlay_overlaps(const struct snap *s, unsigned novl, uintptr_t lo, uintptr_t hi)
+{
+	return overlay_overlaps_from(s, 0, novl, lo, hi);
 }
 
 int rwc_snap_good(uintptr_t lo, size_t len, unsigned need)
@@ -382,7 +389,7 @@ int rwc_snap_verdict(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned n
 		uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
 		int i = __atomic_load_n(&cur, __ATOMIC_ACQUIRE);
 		const struct snap *s;
-		unsigned seq, novl;
+		unsigned seq, novl, by = 0;
 		size_t ntop;
 		uintptr_t clo = 0, chi = 0;
 		size_t n;
@@ -405,7 +412,7 @@ int rwc_snap_verdict(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned n
 		if (n > SNAP_CAP || novl > OVL_CAP || ntop > SNAP_CAP / BLOCK)
 			continue;
 		rwc_verdict_init(v, lo, len, need);
-		o = overlay_verdict(s, novl, v);
+		o = overlay_verdict(s, novl, v, &by);
 		if (o == 0) {
 			for (size_t k = find(s, n, ntop, lo); k < n && !v->done; k++) {
 				struct rwc_region r = {s->ent[k].sp & ~(uintptr_t)PROT_MASK, s->ent[k].end,
@@ -422,8 +429,13 @@ int rwc_snap_verdict(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned n
 					clo = v->lo, chi = v->hi;
 			}
 		} else if (o > 0 && v->problem == RWC_OK) {
+			/* the entry that decided, less what newer ones changed
+			 * in it (an munmap of its upper half, say): then just
+			 * the range, which none of them touches */
 			clo = v->prev.start;
 			chi = v->prev.end;
+			if (overlay_overlaps_from(s, by + 1, novl, clo, chi))
+				clo = v->lo, chi = v->hi;
 		}
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) != seq)

@@ -63,7 +63,7 @@ static uintptr_t any_addr(void)
 
 int main(void)
 {
-	int bad_prev = 0, bad_freed = 0, bad_nothing = 0, bad_near = 0, queries = 0;
+	int bad_prev = 0, bad_freed = 0, bad_nothing = 0, bad_near = 0, bad_span = 0, spans = 0, queries = 0;
 	uintptr_t pcs[20], back[RWC_DEPOT_FRAMES];
 	uint32_t id1, id2, id3;
 
@@ -112,6 +112,37 @@ int main(void)
 	ok(bad_freed == 0, "... and of the nearest freed start above the live one (%d differ)", bad_freed);
 	ok(bad_nothing == 0, "the inline 'nothing below' never hides a block (%d times)", bad_nothing);
 	ok(bad_near == 0, "the inline quick lookup agrees where it answers (%d differ)", bad_near);
+	/* Spans anywhere from 2 GiB below the blocks to 2 GiB above them, half
+	 * up to 1 MiB long, half up to 2 GiB (across leaf boundaries): where
+	 * the span says nothing is below, every address of it says so too
+	 * (short ones at each 4 KiB, long ones at 512 random places). */
+	for (int q = 0; q < 20000; q++) {
+		uintptr_t a = (BASE - 2 * GIB + next() % (SPAN + 4 * GIB)) & ~(uintptr_t)15;
+		uintptr_t len = q % 2 ? next() % (1u << 20) : next() % (2 * GIB), last = a + len;
+
+		if (!rwc_hm_nothing_below_span(a, last))
+			continue;
+		spans++;
+		if (len < (1u << 20))
+			for (uintptr_t x = a; x < last; x += 4096)
+				bad_span += !rwc_hm_nothing_below(x);
+		else
+			for (int k = 0; k < 512; k++)
+				bad_span += !rwc_hm_nothing_below(a + next() % len);
+		bad_span += !rwc_hm_nothing_below(last);
+	}
+	{ /* a span over three leaves: none, one low block, one high block */
+		uintptr_t A = 0x500000000000ul, M = (uintptr_t)1 << 20;
+
+		rwc_hm_live(A + GIB + 100 * M, 0);
+		rwc_hm_live(A + 2 * GIB + 900 * M, 0);
+		ok(rwc_hm_nothing_below(A + 500 * M) && rwc_hm_nothing_below(A + 2 * GIB + 500 * M) &&
+		   !rwc_hm_nothing_below(A + GIB + 200 * M) &&
+		   !rwc_hm_nothing_below_span(A + 500 * M, A + 2 * GIB + 500 * M),
+		   "a span whose ends have nothing below but whose middle leaf has a block: not cleared");
+	}
+	ok(bad_span == 0 && spans > 100, "'nothing below' of a span holds for every address in it (%d spans, %d not)",
+	   spans, bad_span);
 	ok(rwc_hm_prev(BASE - GIB, 0, 0) == 0 && rwc_hm_nothing_below(BASE - 2 * GIB),
 	   "below every block: nothing");
 	ok(rwc_hm_prev(0x900000000000ul, 0, 0) == 0 && rwc_hm_nothing_below(0x900000000000ul),

@@ -17,6 +17,8 @@ CASES = [
     ("readv_iovcnt_big", "readv", "iovcnt-invalid", None, None),
     ("readv_array", "readv", "iov-array-bad", 100, 31),
     ("readv_len", "readv", "iov-len-overflow", None, None),
+    ("read_warm", "read", "buf-unmapped", 100, 4095),
+    ("readv_warm", "readv", "buf-unmapped", 100, 4095),
     ("recvmsg_control", "recvmsg", "buf-unmapped", 100, 199),
     ("sendfile_negative", "sendfile", "offset-negative", None, None),
     ("splice_overflow", "splice", "offset-overflow", None, None),

@@ -256,6 +256,29 @@ static void c_readv_len(void)
 	struct iovec v[2] = {{small, 10}, {small, bad ? (size_t)SSIZE_MAX : 5}};
 	SITE(); ret = readv(file_fd, v, 2);
 }
+/* A good read into the lower half of a mapping whose upper half was just
+ * unmapped (bad), then the call that runs into the hole: the first must
+ * not leave the whole of the old mapping in the thread's cache. */
+static void c_read_warm(void)
+{
+	char *b = buffer();
+
+	if (read(file_fd, b - 200, 50) < 0 || lseek(file_fd, 0, SEEK_SET) != 0)
+		die("warm");
+	SITE(); ret = read(file_fd, b, N);
+}
+/* Both segments in the buffer's mapping, the second running off its end
+ * (bad); a good read first puts the mapping in the thread's cache, so the
+ * library's look at the span of all segments is what decides. */
+static void c_readv_warm(void)
+{
+	char *b = buffer();
+	struct iovec v[2] = {{b - 200, 50}, {b, N}};
+
+	if (read(file_fd, b - 200, 50) < 0 || lseek(file_fd, 0, SEEK_SET) != 0)
+		die("warm");
+	SITE(); ret = readv(file_fd, v, 2);
+}
 static void c_read_null_zero(void) { SITE(); ret = read(file_fd, NULL, 0); }
 static void c_read_efault_offset(void)
 {
@@ -966,7 +989,7 @@ static const struct {
 	E(syscall_readv),
 	E(read_readonly), E(write_noaccess), E(write_all_unmapped), E(pread_negative),
 	E(pread_overflow), E(preadv2_offset), E(read_count), E(readv_iovcnt),
-	E(readv_iovcnt_big), E(readv_array), E(readv_len), E(read_null_zero),
+	E(readv_iovcnt_big), E(readv_array), E(readv_len), E(read_warm), E(readv_warm), E(read_null_zero),
 	E(read_efault_offset), E(recvmsg_control),
 	E(recvmmsg), E(sendmmsg), E(sendfile), E(sendfile64), E(splice), E(copy_file_range),
 	E(process_vm_readv), E(process_vm_writev), E(fread), E(fread_unlocked), E(__fread_chk),
