@@ -68,15 +68,19 @@ def env(preload):
     return e
 
 
-# Every sample runs on one CPU (--cpu; the last one by default), so that
-# the two sides of a pair never differ by where the scheduler put them:
-# unpinned, a 16-segment readv here reads 500 ns in one run and 780 ns in
-# the next.  The two-thread line keeps every CPU (it pins its threads).
+# The per-call lines run on one CPU (--cpu; the last one by default), so
+# that the two sides of a pair never differ by where the scheduler put
+# them: unpinned, a 16-segment readv here reads 500 ns in one run and 780
+# ns in the next.  Not pinned: the two-thread line (it pins its threads),
+# and what starts processes (process start, the whole programs), whose
+# cost includes how the kernel spreads parent and children over the CPUs
+# (pinned to one, the shell loop costs both libraries ~3% more).
 PIN = None
+UNPINNED = ("threads2", "spawn", "spawnone")
 
 
 def pinned(args=()):
-    if PIN is None or (args and args[0] == "threads2"):
+    if PIN is None or not args or args[0] in UNPINNED:
         return None
     return lambda: os.sched_setaffinity(0, PIN)
 
@@ -91,7 +95,7 @@ def micro(args, preload, pad=0):
 
 def wall(cmd, preload):
     t0 = time.perf_counter()
-    subprocess.run(cmd, env=env(preload), shell=True, check=True, preexec_fn=pinned(),
+    subprocess.run(cmd, env=env(preload), shell=True, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return (time.perf_counter() - t0) * 1e9
 
@@ -121,7 +125,7 @@ def main():
     ap.add_argument("--samples", type=int, default=11)
     ap.add_argument("--quick", action="store_true", help="fewer iterations (a smoke run)")
     ap.add_argument("--cpu", type=int, default=max(os.sched_getaffinity(0)),
-                    help="the CPU every sample runs on (-1: not pinned)")
+                    help="the CPU the per-call lines run on (-1: not pinned)")
     o = ap.parse_args()
     global PIN
     PIN = None if o.cpu < 0 else {o.cpu}
@@ -187,7 +191,7 @@ def main():
         print("%-44s %6s %7.1f %s %7.1f %s %7.1f %s %8.3f %8.3f" % (name, check, base, unit, off_t, unit,
                                                                   lib, unit, r_none, r_off))
     print("samples per line: %d (process start x%d, shell loop x%d), with/without back to back in"
-          " alternating order, on CPU %s; times are medians, ratio the median of the paired ratios;"
+          " alternating order, per-call lines on CPU %s; times are medians, ratio the median of the paired ratios;"
           " %d line(s) missed" % (o.samples, MORE_PAIRS["spawn"], MORE_PAIRS["loop"],
                                   "(any)" if PIN is None else o.cpu, failed))
     return 0
