@@ -79,8 +79,8 @@ PIN = None
 UNPINNED = ("threads2", "spawn", "spawnone")
 
 
-def pinned(args=()):
-    if PIN is None or not args or args[0] in UNPINNED:
+def pinned(args):
+    if PIN is None or args[0] in UNPINNED:
         return None
     return lambda: os.sched_setaffinity(0, PIN)
 

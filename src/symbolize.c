@@ -140,7 +140,7 @@ static void by_dladdr(struct rwc_frame *fr)
 static int room_for_libdw(const uintptr_t *pcs, int n)
 {
 	struct rlimit as, data;
-	unsigned long long need = 64ull << 20, pages[7] = {0};
+	unsigned long long need = 64ull << 20, pages[7] = {0}, pg;
 	char buf[256], *p = buf;
 	uintptr_t bases[32]; /* modules counted once (more than 32: the rest not counted) */
 	ssize_t got;
@@ -175,8 +175,8 @@ static int room_for_libdw(const uintptr_t *pcs, int n)
 		if (stat(info.dli_fname, &st) == 0)
 			need += 2ull * (unsigned long long)st.st_size;
 	}
-	return rwc_dw_room(as.rlim_cur, pages[0] * (unsigned long long)getpagesize(), data.rlim_cur,
-			   pages[5] * (unsigned long long)getpagesize(), need);
+	pg = (unsigned long long)getpagesize();
+	return rwc_dw_room(as.rlim_cur, pages[0] * pg, data.rlim_cur, pages[5] * pg, need);
 }
 
 int rwc_symbolize(const uintptr_t *pcs, int n, struct rwc_frame *frames, int cap)

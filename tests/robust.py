@@ -8,8 +8,6 @@ descriptor or signal handler of the library in the process; a tight
 address-space limit (ulimit -v)."""
 import os
 import re
-import resource
-import subprocess
 from rwctest import ok, done, victim, Run, VICTIM, LIB, BUILD
 
 r = victim("signals", "good")
@@ -99,14 +97,8 @@ ok(m and m.group(1) == "0" and n and len(r.reports) == 1 + int(n.group(1)),
 # copes with a refusal), so from 2 MB above the program's own need up, the
 # program's result is the same with the library as without it.
 def limited(kib, preload, mode="good"):
-    e = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-    e["RWCHECK_LOG"] = "/dev/null"
-    if preload:
-        e["LD_PRELOAD"] = LIB
-    lim = kib * 1024
-    p = subprocess.run([VICTIM, "read", mode], env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (lim, lim)), timeout=60)
-    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+    r = victim("read", mode, preload=preload, limit_as=kib * 1024)
+    return r.status, r.stdout, r.stderr
 
 
 lo, hi = 1024, 256 * 1024  # KiB: the victim fails at lo, runs at hi
@@ -122,7 +114,7 @@ else:
         for extra in range(2, 34, 2):
             got = limited(hi + extra * 1024, True, mode)
             if got[0] != alone[0] or got[1] != alone[1]:
-                bad.append("+%d MiB: status %d, stdout %r, stderr %r" % (extra, got[0], got[1], got[2][:300]))
+                bad.append("+%d MiB: status %s, stdout %r, stderr %r" % (extra, got[0], got[1], got[2][:300]))
         ok(not bad, "ulimit -v from 2 to 32 MiB above the victim's own %d KiB: the %s call's result is "
            "unchanged at every 2 MiB step" % (hi, mode), "\n".join(bad))
 done()

@@ -5,6 +5,7 @@ Runs the victim program with and without librwcheck.so, collects its
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -39,7 +40,8 @@ def done():
 class Run:
     """One run of a program; reports parsed from the RWCHECK_LOG file."""
 
-    def __init__(self, argv, preload=True, env=None, fmt="json", log=True):
+    def __init__(self, argv, preload=True, env=None, fmt="json", log=True, limit_as=None):
+        """limit_as: an RLIMIT_AS for the program, in bytes (ulimit -v)."""
         e = dict(os.environ)
         for k in list(e):
             if k.startswith("RWCHECK_"):
@@ -56,7 +58,10 @@ class Run:
         if env:
             e.update(env)
         try:
-            p = subprocess.run(argv, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+            limit = None if limit_as is None else (
+                lambda: resource.setrlimit(resource.RLIMIT_AS, (limit_as, limit_as)))
+            p = subprocess.run(argv, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120,
+                               preexec_fn=limit)
             self.status, out, err = p.returncode, p.stdout, p.stderr
         except subprocess.TimeoutExpired as ex:  # a hang is a failure, not a crash of the test
             self.status, out, err = "timeout", ex.stdout or b"", ex.stderr or b""
