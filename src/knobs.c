@@ -65,6 +65,16 @@ int rwc_parse_log(const char *s)
 	return 0;
 }
 
+/* Does S start with NAME followed by END ('\0': any)?  (No call into libc:
+ * this runs in every process's constructor, where each first call of a
+ * libc function costs a symbol lookup.) */
+static const char *after(const char *s, const char *name, char end)
+{
+	while (*name && *s == *name)
+		s++, name++;
+	return *name || (end && *s != end) ? NULL : s + (end != 0);
+}
+
 void rwc_knobs_environ(char **envp, int secure, const char **out, unsigned cap)
 {
 	unsigned n = 0;
@@ -74,17 +84,17 @@ void rwc_knobs_environ(char **envp, int secure, const char **out, unsigned cap)
 	if (secure)
 		return;
 	for (char **e = envp; e && *e && n < cap; e++)
-		if (**e == 'R' && strncmp(*e, "RWCHECK_", 8) == 0) /* (every process start) */
+		if (**e == 'R' && after(*e, "RWCHECK_", 0)) /* (every process start) */
 			out[n++] = *e;
 }
 
 const char *rwc_knobs_lookup(const char *const *entries, unsigned cap, const char *name)
 {
-	size_t len = strlen(name);
+	const char *v;
 
 	for (unsigned i = 0; i < cap && entries[i]; i++)
-		if (strncmp(entries[i], name, len) == 0 && entries[i][len] == '=')
-			return entries[i] + len + 1;
+		if ((v = after(entries[i], name, '=')) != NULL)
+			return v;
 	return NULL;
 }
 

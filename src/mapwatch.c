@@ -19,6 +19,7 @@
 #include "checks.h"
 #include "mapview.h"
 #include "mapwatch.h"
+#include "ownmem.h"
 #include "real.h"
 #include "snapshot.h"
 
@@ -79,9 +80,16 @@ ENTRY void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t 
 	return r;
 }
 
+/* Before a call that can leave a hole: the library's own memory, mapped
+ * now if not yet, must not land in it later (ownmem.h). */
+#define BEFORE_HOLE() ((void)rwc_ownmem_get())
+
 ENTRY int munmap(void *addr, size_t len)
 {
-	int r = REAL(munmap)(addr, len);
+	int r;
+
+	BEFORE_HOLE();
+	r = REAL(munmap)(addr, len);
 	rwc_watch_munmap(addr, len, r != 0);
 	return r;
 }
@@ -110,6 +118,7 @@ ENTRY void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 		new_addr = va_arg(ap, void *); /* NOLINT(clang-analyzer-valist.Uninitialized): false positive */
 		va_end(ap);
 	}
+	BEFORE_HOLE();
 	r = REAL(mremap)(old, old_len, new_len, flags, new_addr);
 	rwc_map_changed();
 	return r;
@@ -117,14 +126,21 @@ ENTRY void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 
 ENTRY int brk(void *addr)
 {
-	int r = REAL(brk)(addr);
+	int r;
+
+	BEFORE_HOLE();
+	r = REAL(brk)(addr);
 	rwc_map_changed();
 	return r;
 }
 
 ENTRY void *sbrk(intptr_t incr)
 {
-	void *r = REAL(sbrk)(incr);
+	void *r;
+
+	if (incr < 0)
+		BEFORE_HOLE();
+	r = REAL(sbrk)(incr);
 	if (incr)
 		rwc_map_changed();
 	return r;
@@ -139,14 +155,20 @@ ENTRY void *shmat(int id, const void *addr, int flags)
 
 ENTRY int shmdt(const void *addr)
 {
-	int r = REAL(shmdt)(addr);
+	int r;
+
+	BEFORE_HOLE();
+	r = REAL(shmdt)(addr);
 	rwc_map_changed();
 	return r;
 }
 
 ENTRY int dlclose(void *handle)
 {
-	int r = REAL(dlclose)(handle);
+	int r;
+
+	BEFORE_HOLE();
+	r = REAL(dlclose)(handle);
 	rwc_map_changed();
 	return r;
 }
@@ -164,7 +186,8 @@ static void *seen_brk;
 /* What freeing P unmaps: 1 and the exact range for a block glibc malloc
  * served with mmap (from its chunk header: size, and the offset of the
  * mapping in prev_size); 0 for other blocks; -1 when unknown (another
- * allocator: a page-aligned block may be a mapping of its own). */
+ * allocator: a page-aligned block may be a mapping of its own).  A
+ * release that may unmap is a first need of the library's own memory. */
 int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi)
 {
 	const size_t *h = p;
@@ -177,10 +200,15 @@ int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi)
 			return -1; /* malloc not bound yet: nothing known */
 		glibc_malloc = g;
 	}
-	if (!glibc_malloc)
-		return ((uintptr_t)p & 4095) == 0 || ((uintptr_t)p & 4095) == 16 ? -1 : 0;
+	if (!glibc_malloc) {
+		if (((uintptr_t)p & 4095) != 0 && ((uintptr_t)p & 4095) != 16)
+			return 0;
+		BEFORE_HOLE();
+		return -1;
+	}
 	if (!(h[-1] & IS_MMAPPED))
 		return 0;
+	BEFORE_HOLE();
 	*lo = (uintptr_t)p - 2 * sizeof(size_t) - h[-2];
 	*hi = (uintptr_t)p - 2 * sizeof(size_t) + (h[-1] & ~(size_t)7);
 	return 1;

@@ -45,11 +45,16 @@ void *rwc_real_bind(unsigned idx)
 
 void rwc_real_bind_early(void)
 {
-	/* write() is what signal handlers call: never bind it from one.  The
-	 * rest bind on first use (a dlsym costs a microsecond of every
-	 * process start). */
+	/* write() is what signal handlers call, mmap() and syscall() what
+	 * the first need of the library's own memory makes (ownmem.c): never
+	 * bind them from a handler.  The rest bind on first use (a dlsym costs a
+	 * microsecond of every process start). */
 	if (!__atomic_load_n(&rwc_real_ptr[RWC_IDX_write], __ATOMIC_ACQUIRE))
 		rwc_real_bind(RWC_IDX_write);
+	if (!__atomic_load_n(&rwc_real_ptr[RWC_IDX_mmap], __ATOMIC_ACQUIRE))
+		rwc_real_bind(RWC_IDX_mmap);
+	if (!__atomic_load_n(&rwc_real_ptr[RWC_IDX_syscall], __ATOMIC_ACQUIRE))
+		rwc_real_bind(RWC_IDX_syscall);
 }
 
 ssize_t rwc_read_real(int fd, void *buf, size_t n)

@@ -17,6 +17,7 @@
 #include "mapview.h"
 #include "perproc.h"
 #include "once.h"
+#include "ownmem.h"
 #include "rawframes.h"
 #include "dedup.h"
 #include "depot.h"
@@ -38,7 +39,7 @@ struct scratch {
 	char json[2 * TEXT_CAP + 16384];
 };
 
-static struct scratch *scratch; /* mapped at start; used under the report lock */
+static struct scratch *scratch; /* in the library's own memory (ownmem.h); used under the report lock */
 /* The thread holding the report lock, in memory a fork() child keeps (the
  * lock itself is wiped): a child that finds a thread of its parent there
  * was forked in the middle of a report, with libunwind's and libdw's state
@@ -70,7 +71,7 @@ static void unlock_report(void)
 
 int rwc_unwind_lock(void)
 {
-	return !rwc_in_vfork_child() && !rwc_maybe_in_handler() && lock_report();
+	return rwc_ownmem_get() != 0 && !rwc_in_vfork_child() && !rwc_maybe_in_handler() && lock_report();
 }
 
 void rwc_unwind_unlock(void)
@@ -183,11 +184,14 @@ int rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 	struct scratch *s;
 	uintptr_t held_at = 0;
 	size_t held;
-	int first = 1, locked = 0, bad = 1, vforked = rwc_in_vfork_child();
+	int first = 1, locked = 0, bad = 1, vforked;
 	struct rwc_site *site = NULL;
 
 	/* A vfork child shares its parent's state: it reports every call with
-	 * raw frames, touching no lock, table or library of the parent. */
+	 * raw frames, touching no lock, table or library of the parent.  So
+	 * does a report made while another thread maps the library's memory
+	 * (ownmem.c: the state moves there, a window of microseconds). */
+	vforked = rwc_ownmem_get() == 0 || rwc_in_vfork_child();
 	if (!vforked) {
 		site = rwc_dedup_hit((uintptr_t)c->caller, f->problem, c->name, &first);
 		if (!first)

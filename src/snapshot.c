@@ -21,6 +21,7 @@
 #include "perproc.h"
 #include "log.h"
 #include "maps_parse.h"
+#include "ownmem.h"
 #include "mapview.h"
 #include "pagemap.h"
 #include "real.h"
@@ -203,7 +204,7 @@ static int refresh(void)
 	struct snap *s;
 	int fd, rc;
 
-	if (!snaps[0] || !lock())
+	if (rwc_ownmem_get() <= 0 || !lock())
 		return 0;
 	s = snaps[__atomic_load_n(&cur, __ATOMIC_ACQUIRE) == 0 ? 1 : 0];
 	fd = rwc_map_open();
@@ -233,7 +234,7 @@ void rwc_snap_set(uintptr_t lo, uintptr_t hi, int prot)
 	struct snap *s;
 	int i;
 
-	if (hi <= lo || !lock()) {
+	if (hi <= lo || !rwc_ownmem_ready() || !lock()) { /* (no memory: no snapshot either) */
 		rwc_map_changed();
 		return;
 	}

@@ -13,6 +13,7 @@
 #include "call.h"
 #include "mapview.h"
 #include "mapwatch.h"
+#include "ownmem.h"
 #include "real.h"
 
 /* Fills C for system call NR with arguments A; 0 if NR is not checked. */
@@ -53,6 +54,15 @@ static int describe(long nr, const long *a, struct rwc_call *c)
 	return 0;
 }
 
+static int leaves_hole(long nr)
+{
+#ifdef SYS_shmdt
+	if (nr == SYS_shmdt)
+		return 1;
+#endif
+	return nr == SYS_munmap || nr == SYS_mremap || nr == SYS_brk;
+}
+
 static int changes_map(long nr)
 {
 	switch (nr) {
@@ -89,6 +99,8 @@ __attribute__((visibility("default"), noinline)) long syscall(long nr, ...)
 	va_end(ap);
 	if (describe(nr, a, &c) && RWC_UNLIKELY(rwc_enter(&c)))
 		return -1;
+	if (RWC_UNLIKELY(leaves_hole(nr)))
+		(void)rwc_ownmem_get(); /* before the hole: the library's memory must not land in it */
 	r = REAL(syscall)(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	switch (nr) {
 #ifdef SYS_mmap

@@ -968,6 +968,80 @@ static void c_fork_during_report(void)
 	ret = 0;
 }
 
+/* ---- the library's first contact (these cases run before setup()) ---
+ * The library maps its own memory at its first need.  When that is a
+ * hole the program makes, the memory must not then land in the hole (a
+ * read into the hole would go unreported, into the library's memory);
+ * when it is a vfork or fork child, the parent's and the child's reports
+ * must each be made as before. */
+#define HOLE (64 << 20)
+static int first_fd(void)
+{
+	int fd = open("/dev/zero", O_RDONLY);
+	if (fd < 0)
+		die("/dev/zero");
+	return fd;
+}
+/* A mapping the library did not see made (syscall() mmap: not a first need). */
+static char *unseen_mapping(void)
+{
+	char *p = (char *)syscall(SYS_mmap, NULL, HOLE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	return p;
+}
+static void c_first_munmap(void)
+{
+	int fd = first_fd();
+	char *p = unseen_mapping();
+	munmap(p, HOLE);
+	SITE(); ret = read(fd, bad ? p + HOLE - 4096 : small, 10);
+}
+static void c_first_raw_munmap(void)
+{
+	int fd = first_fd();
+	char *p = unseen_mapping();
+	syscall(SYS_munmap, p, HOLE);
+	SITE(); ret = read(fd, bad ? p + HOLE - 4096 : small, 10);
+}
+static void c_first_free(void)
+{
+	int fd = first_fd();
+	char *p = malloc(HOLE); /* glibc maps it itself */
+	void (*volatile release)(void *) = free; /* (the use after free is the point) */
+	if (!p)
+		die("malloc");
+	release(p);
+	SITE(); ret = read(fd, bad ? p + HOLE - 8192 : small, 10);
+}
+static void c_first_vfork(void)
+{
+	int fd = first_fd();
+	char *b = bad ? (char *)"in .rodata: not writable" : small;
+	pid_t pid = vfork();
+	if (pid == 0) {
+		if (read(fd, b, 10) < 0) /* reported in safe mode, under the child's pid */
+			_exit(1);
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	printf("vfork child %d\n", (int)pid);
+	SITE(); ret = read(fd, b, 10); /* reported as usual */
+}
+static void c_first_fork(void)
+{
+	int fd = first_fd(), st = 0;
+	char *b = bad ? (char *)"in .rodata: not writable" : small;
+	pid_t pid = fork();
+	if (pid == 0) {
+		SITE(); ret = read(fd, b, 10); /* reported as usual, under the child's pid */
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	printf("fork child %d %d\n", (int)pid, st);
+	ret = 0;
+}
+
 /* ---- a report never carries the buffer's bytes -------------------- */
 static void c_secret(void)
 {
@@ -1003,6 +1077,7 @@ static const struct {
 	E(read_ebadf), E(read_eisdir), E(pread_espipe), E(read_eagain), E(write_errno_kept),
 	E(threads), E(fork), E(signals), E(signal_malloc), E(churn), E(vfork), E(fds), E(closeall),
 	E(sigcgt), E(oddpaths), E(manymaps), E(fork_during_report), E(secret), E(hole_after_report),
+	E(first_munmap), E(first_raw_munmap), E(first_free), E(first_vfork), E(first_fork),
 #undef E
 };
 
@@ -1014,8 +1089,10 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IONBF, 0);
 	bad = strcmp(argv[2], "bad") == 0;
-	setup();
-	kernel_failures();
+	if (strncmp(argv[1], "first_", 6) != 0) {
+		setup();
+		kernel_failures();
+	}
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		if (strcmp(cases[i].name, argv[1]) == 0) {
 			errno = 0;
