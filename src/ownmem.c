@@ -61,10 +61,12 @@ int rwc_in_vfork_child(void)
 	return o != me;
 }
 
-static void *map(size_t len)
+static char *map(size_t len)
 {
-	return REAL(mmap)(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-			  -1, 0);
+	char *p = REAL(mmap)(NULL, len, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return p;
 }
 
 static int map_now(void)
