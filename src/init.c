@@ -1,6 +1,7 @@
 /* init.c: the library's constructor, kept to what must happen at start:
  * bind what a signal handler's first checked call may need (real.c),
- * and the knobs that must act before main.  The library's own memory is mapped at its first
+ * remember this process (ownmem.c: vfork children tell themselves from
+ * it), and the knobs that must act before main.  The library's own memory is mapped at its first
  * need (ownmem.h), the knobs are read and the rest bound by the first
  * checked call (call.c), also for calls that arrive before this
  * constructor.  Every microsecond here is paid by every process started
@@ -60,6 +61,7 @@ __attribute__((constructor)) static void rwc_init(void)
 	int want;
 
 	rwc_real_bind_early();
+	rwc_ownmem_start();
 	want = early_knobs();
 	rwc_depth++; /* the unwinders' own calls (libunwind probes memory with write) */
 	if (want & 1)

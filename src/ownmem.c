@@ -7,14 +7,21 @@
  * the report scratch.  A vfork() child shares its parent's memory and
  * must leave the parent's state alone: it tells itself from the owner
  * pid.  Whose the state is when it is claimed (mapped, or found zeroed)
- * is asked of the kernel: kcmp(KCMP_VM) says whether this process shares
- * its parent's memory.  Nothing of this runs in the constructor. */
+ * follows from the pid the constructor recorded, renewed in every fork()
+ * child by a fork handler: a process with another pid is a vfork child
+ * — or the child of a raw clone() or syscall(SYS_fork), which the
+ * handler does not see: kcmp(KCMP_VM) with the parent tells them apart,
+ * and where it cannot (seccomp, as in Docker's default profile) the
+ * process is taken for a vfork child, whose reports are made in safe
+ * mode. */
 #include "config.h"
 
 #include "ownmem.h"
 
 #include <errno.h>
 #include <linux/kcmp.h>
+#include <pthread.h>
+#include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -29,23 +36,63 @@
 enum { NONE, BUSY, READY, FAILED };
 
 /* Before the first need, and where not even the per-process pages could
- * be mapped (fork() children then share the parent's reported sites). */
+ * be mapped. */
 static struct rwc_perproc fallback;
 struct rwc_perproc *rwc_perproc = &fallback;
 static int state = NONE;
-static pid_t mapper; /* the thread mapping it while state is BUSY */
+static pid_t mapper; /* the process mapping it while state is BUSY */
+/* The constructor's process, renewed in each fork() child (in .data: a
+ * page the loader has written anyway, no page fault of its own). */
+static pid_t start_pid = -1;
 
-/* Whose state is claimed now: the parent's in a vfork() child (it shares
- * the parent's memory), else this process's.  Where kcmp is missing
- * (a kernel without CONFIG_KCMP) a process is taken to be its own. */
-static pid_t owner_now(void)
+/* 0: processes A and B share one address space; 1: they do not; -1:
+ * cannot tell (a kernel without CONFIG_KCMP, or not allowed). */
+static int other_memory(pid_t a, pid_t b)
 {
-	pid_t me = getpid(), parent = getppid();
 	int e = errno;
-	long same = REAL(syscall)(SYS_kcmp, me, parent, KCMP_VM, 0, 0);
+	long r = REAL(syscall)(SYS_kcmp, a, b, KCMP_VM, 0, 0);
 
 	errno = e;
-	return same == 0 ? parent : me;
+	return r == 0 ? 0 : r > 0 ? 1 : -1;
+}
+
+/* Whose state is claimed now: this process's, or its parent's in a
+ * vfork() child (which shares the parent's memory). */
+static pid_t owner_now(void)
+{
+	pid_t me = getpid(), s = __atomic_load_n(&start_pid, __ATOMIC_RELAXED), parent;
+
+	if (s <= 0 || s == me) /* (s <= 0: a call before the constructor) */
+		return me;
+	parent = getppid();
+	switch (other_memory(me, parent)) {
+	case 1:
+		return me; /* the child of a raw clone() */
+	case 0:
+		return parent;
+	default:
+		return s; /* cannot tell: taken for a vfork child */
+	}
+}
+
+static void forked(void)
+{
+	__atomic_store_n(&start_pid, getpid(), __ATOMIC_RELAXED);
+	/* The thread that was mapping the memory is not in this child. */
+	if (__atomic_load_n(&state, __ATOMIC_RELAXED) == BUSY)
+		__atomic_store_n(&state, NONE, __ATOMIC_RELAXED);
+	/* The state in .bss (no wipe-on-fork memory): the parent's locks and
+	 * sites.  (Untouched before the first need: not written then.) */
+	if (rwc_perproc == &fallback && __atomic_load_n(&state, __ATOMIC_RELAXED) != NONE)
+		memset(&fallback, 0, sizeof fallback);
+}
+
+void rwc_ownmem_start(void)
+{
+	/* (Through the bound syscall(): a first call of getpid would cost a
+	 * symbol lookup, ~0.2% of a process start.) */
+	__atomic_store_n(&start_pid, (pid_t)REAL(syscall)(SYS_getpid), __ATOMIC_RELAXED);
+	pthread_atfork(NULL, NULL, forked);
 }
 
 int rwc_in_vfork_child(void)
@@ -92,13 +139,15 @@ static int map_now(void)
 	return s;
 }
 
-/* A fork() child of a process that was mapping the memory right then:
- * the mapping thread is not in the child. */
+/* The child of a raw clone() made while its parent was mapping the
+ * memory (a fork() child is seen to by the fork handler): the mapper is
+ * not in this address space.  (A vfork child mapping it is: the parent's
+ * other threads wait for it like for any thread.) */
 static int mapper_gone(void)
 {
 	pid_t m = __atomic_load_n(&mapper, __ATOMIC_ACQUIRE);
 
-	return m != 0 && m != gettid() && REAL(syscall)(SYS_tgkill, getpid(), m, 0) != 0;
+	return m != 0 && other_memory(getpid(), m) == 1;
 }
 
 int rwc_ownmem_get(void)
@@ -113,7 +162,7 @@ int rwc_ownmem_get(void)
 			__atomic_compare_exchange_n(&state, &s, NONE, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 		s = NONE;
 		if (__atomic_compare_exchange_n(&state, &s, BUSY, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-			__atomic_store_n(&mapper, gettid(), __ATOMIC_RELEASE);
+			__atomic_store_n(&mapper, getpid(), __ATOMIC_RELEASE);
 			s = map_now();
 			__atomic_store_n(&state, s, __ATOMIC_RELEASE);
 		}

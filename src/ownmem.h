@@ -11,6 +11,10 @@
 #ifndef RWC_OWNMEM_H
 #define RWC_OWNMEM_H
 
+/* From the constructor: remember this process (a vfork child tells
+ * itself from it) and keep that right in fork() children. */
+void rwc_ownmem_start(void);
+
 /* Maps the memory if nobody has yet.  1: mapped; 0: another thread (or
  * the interrupted one) is mapping it right now; -1: it could not be
  * mapped (the library goes on without its cached view).  errno kept. */

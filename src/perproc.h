@@ -3,12 +3,10 @@
  * whatever another thread held) and the table of reported call sites
  * (each process reports a site once).  It lives in memory mapped with
  * MADV_WIPEONFORK at the library's first need (ownmem.c), so fork() hands
- * the child zeroes.  (Where the kernel lacks that, before Linux 4.14, it
- * stays in the library's .bss: a fork child then shares its parent's
- * reported sites, and finds a lock a thread of its parent held taken —
- * the report lock is recognized as such, a held snapshot lock leaves the
- * child without the cached view.)  vfork() children share the parent's
- * memory and state, as they must. */
+ * the child zeroes.  (Where the kernel lacks that, before Linux 4.14, or
+ * the memory could not be mapped, it stays in the library's .bss and a
+ * fork handler clears it.)  vfork() children share the parent's memory
+ * and state, as they must. */
 #ifndef RWC_PERPROC_H
 #define RWC_PERPROC_H
 
@@ -41,9 +39,8 @@ extern struct rwc_perproc *rwc_perproc;
 
 /* 1 in a vfork() child, which runs in its parent's memory until it execs
  * or exits: it must not take the parent's locks, load libraries or
- * allocate.  A fork() child finds owner 0 (wiped) and claims the state;
- * whether a claimer shares its parent's memory is asked of the kernel
- * (ownmem.c). */
+ * allocate.  A fork() child finds owner 0 (wiped) and claims the state
+ * (ownmem.c says how a claimer tells whether it is a vfork child). */
 int rwc_in_vfork_child(void);
 
 #endif

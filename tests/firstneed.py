@@ -3,10 +3,15 @@ that first need is a hole the program makes (munmap, syscall(SYS_munmap),
 free of an mmapped block), the memory is mapped before the hole exists and
 so never lands in it: a read into the hole is reported.  When it is a
 vfork child, the child reports in safe mode and the parent as usual; when
-it is a fork child, the child reports as usual.  Each case also runs good:
-no report, the same result as without the library."""
+it is a fork child, the child reports as usual; when it is the child of
+a raw clone(), as usual where kcmp(2) can tell it is no vfork child, in
+safe mode where it cannot (seccomp: tests/nokcmp).  Each case also runs
+good: no report, the same result as without the library."""
+import os
 import re
-from rwctest import ok, done, victim, check_report, check_clean
+from rwctest import ok, done, victim, check_report, check_clean, Run, VICTIM, BUILD
+
+NOKCMP = os.path.join(BUILD, "tests", "nokcmp")
 
 for entry in ["first_munmap", "first_raw_munmap", "first_free"]:
     r = victim(entry, "bad")
@@ -14,25 +19,38 @@ for entry in ["first_munmap", "first_raw_munmap", "first_free"]:
                  "buf-unmapped", 0, 9)
     check_clean(entry)
 
-r = victim("first_vfork", "bad")
-kid = re.findall(r"^vfork child (\d+)$", r.stdout, re.M)
-child = [x for x in r.reports if kid and x["pid"] == int(kid[0])]
-parent = [x for x in r.reports if not kid or x["pid"] != int(kid[0])]
-ok(r.status == 0 and len(child) == 1 and len(parent) == 1 and
-   all(x["call"] == "read" and x["problem"] == "buf-not-writable" for x in r.reports),
-   "first need in a vfork child: one report from the child, one from the parent", r.describe())
-ok(child and child[0]["frames"] and "function" not in child[0]["frames"][0],
-   "... the child's in safe mode (raw frames)", child[:1])
-site = r.sites[-1] if r.sites else ("?", -1)
-f0 = (parent[0]["frames"] or [{}])[0] if parent else {}
-ok(f0.get("function") == site[0] and f0.get("line") == site[1],
-   "... the parent's as usual, naming its caller %s at victim.c:%d" % site, parent[:1])
-check_clean("first_vfork")
 
-r = victim("first_fork", "bad")
+def safe_mode(rep):
+    return bool(rep["frames"]) and "function" not in rep["frames"][0]
+
+
+for how, wrap in [("", []), (" (kcmp not allowed)", [NOKCMP])]:
+    r = Run(wrap + [VICTIM, "first_vfork", "bad"])
+    kid = re.findall(r"^vfork child (\d+)$", r.stdout, re.M)
+    child = [x for x in r.reports if kid and x["pid"] == int(kid[0])]
+    parent = [x for x in r.reports if not kid or x["pid"] != int(kid[0])]
+    ok(r.status == 0 and len(child) == 1 and len(parent) == 1 and
+       all(x["call"] == "read" and x["problem"] == "buf-not-writable" for x in r.reports),
+       "first need in a vfork child%s: one report from the child, one from the parent" % how,
+       r.describe())
+    ok(child and safe_mode(child[0]), "... the child's in safe mode (raw frames)", child[:1])
+    site = r.sites[-1] if r.sites else ("?", -1)
+    f0 = (parent[0]["frames"] or [{}])[0] if parent else {}
+    ok(f0.get("function") == site[0] and f0.get("line") == site[1],
+       "... the parent's as usual, naming its caller %s at victim.c:%d" % site, parent[:1])
+
+    r = Run(wrap + [VICTIM, "first_fork", "bad"])
+    kid = re.findall(r"^fork child (\d+) 0$", r.stdout, re.M)
+    check_report(r, "first need in a fork child" + how, "read", "buf-not-writable", 0, 9)
+    ok(kid and r.reports and r.reports[0]["pid"] == int(kid[0]),
+       "... made under the child's pid", r.describe())
+
+r = victim("first_rawfork", "bad")
+check_report(r, "first need in the child of a raw clone()", "read", "buf-not-writable", 0, 9)
+r = Run([NOKCMP, VICTIM, "first_rawfork", "bad"])
 kid = re.findall(r"^fork child (\d+) 0$", r.stdout, re.M)
-check_report(r, "first need in a fork child", "read", "buf-not-writable", 0, 9)
-ok(kid and r.reports and r.reports[0]["pid"] == int(kid[0]),
-   "... made under the child's pid", r.describe())
-check_clean("first_fork")
+ok(kid and len(r.reports) == 1 and r.reports[0]["pid"] == int(kid[0]) and safe_mode(r.reports[0]),
+   "... where kcmp is not allowed: reported in safe mode, taken for a vfork child", r.describe())
+for entry in ["first_vfork", "first_fork", "first_rawfork"]:
+    check_clean(entry)
 done()

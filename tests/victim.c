@@ -1041,6 +1041,20 @@ static void c_first_fork(void)
 	printf("fork child %d %d\n", (int)pid, st);
 	ret = 0;
 }
+/* The same through a raw clone(): no fork handler runs in the child. */
+static void c_first_rawfork(void)
+{
+	int fd = first_fd(), st = 0;
+	char *b = bad ? (char *)"in .rodata: not writable" : small;
+	pid_t pid = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+	if (pid == 0) {
+		SITE(); ret = read(fd, b, 10);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	printf("fork child %d %d\n", (int)pid, st);
+	ret = 0;
+}
 
 /* ---- a report never carries the buffer's bytes -------------------- */
 static void c_secret(void)
@@ -1078,6 +1092,7 @@ static const struct {
 	E(threads), E(fork), E(signals), E(signal_malloc), E(churn), E(vfork), E(fds), E(closeall),
 	E(sigcgt), E(oddpaths), E(manymaps), E(fork_during_report), E(secret), E(hole_after_report),
 	E(first_munmap), E(first_raw_munmap), E(first_free), E(first_vfork), E(first_fork),
+	E(first_rawfork),
 #undef E
 };
 
