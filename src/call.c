@@ -8,7 +8,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/auxv.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
 
@@ -25,6 +28,7 @@
 __thread int rwc_depth __attribute__((tls_model("initial-exec")));
 
 static int init_state; /* 0 not yet, 1 in progress, 2 done */
+static pid_t init_owner; /* the thread doing it while in progress */
 
 /* The RWCHECK_* entries of the environment (knobs.c), found in one pass;
  * none at all in a secure-execution process (setuid, setgid, file
@@ -36,16 +40,53 @@ static const char *getenv_fn(const char *name)
 	return rwc_knobs_lookup(knob_env, 16, name);
 }
 
+/* Another thread is initializing: 1 once it is done.  The wait is short
+ * and bounded (100 ms): that thread may need a lock held by the one a
+ * signal handler here interrupted.  0 for a call from inside this
+ * thread's own init (a handler), or after the bound; -1 when the
+ * initializing thread is not in this process (it was under way in the
+ * parent of this fork child). */
+static int init_wait(void)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		pid_t o = __atomic_load_n(&init_owner, __ATOMIC_ACQUIRE);
+
+		if (__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) == 2)
+			return 1;
+		if (o == gettid())
+			return 0;
+		if (o != 0 && REAL(syscall)(SYS_tgkill, getpid(), o, 0) != 0)
+			return -1;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > 100000000L)
+			return 0;
+		sched_yield();
+	}
+}
+
 int rwc_init_once(void)
 {
-	int s = __atomic_load_n(&init_state, __ATOMIC_ACQUIRE);
+	int s = __atomic_load_n(&init_state, __ATOMIC_ACQUIRE), e, w;
 	unsigned checks;
 
 	if (RWC_LIKELY(s == 2))
 		return 1;
-	s = 0;
-	if (!__atomic_compare_exchange_n(&init_state, &s, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		return 0; /* another thread, or a call from inside our own init */
+	for (s = 0; !__atomic_compare_exchange_n(&init_state, &s, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	     s = 0) {
+		if (s == 2)
+			return 1;
+		e = errno;
+		w = init_wait();
+		errno = e;
+		if (w >= 0)
+			return w;
+		s = 1; /* forked in the middle of the parent's init: start again */
+		__atomic_compare_exchange_n(&init_state, &s, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	}
+	__atomic_store_n(&init_owner, gettid(), __ATOMIC_RELEASE);
 	rwc_depth++;
 	rwc_real_bind_early();
 	rwc_knobs_environ(environ, getauxval(AT_SECURE) != 0, knob_env, 16);

@@ -1041,6 +1041,39 @@ static void c_first_fork(void)
 	printf("fork child %d %d\n", (int)pid, st);
 	ret = 0;
 }
+/* Four threads whose first calls race for the first need: a thread that
+ * finds another mapping the memory goes on without it. */
+static pthread_barrier_t first_go;
+static void *first_worker(void *arg)
+{
+	int fd = (int)(intptr_t)arg;
+	long sum = 0;
+	char b[64];
+	pthread_barrier_wait(&first_go);
+	for (int i = 0; i < 2000; i++) {
+		if (read(fd, b, sizeof b) != (ssize_t)sizeof b)
+			return (void *)-1L;
+		sum += b[i % 64];
+	}
+	if (bad && read(fd, (char *)"in .rodata: not writable", 10) >= 0)
+		return (void *)-1L;
+	return (void *)sum;
+}
+static void c_first_threads(void)
+{
+	pthread_t t[4];
+	long total = 0;
+	int fd = first_fd();
+	pthread_barrier_init(&first_go, NULL, 4);
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, first_worker, (void *)(intptr_t)fd);
+	for (int i = 0; i < 4; i++) {
+		void *r;
+		pthread_join(t[i], &r);
+		total += (long)r;
+	}
+	ret = total; /* 0: every read returned zeroes, the bad ones failed */
+}
 /* The same through a raw clone(): no fork handler runs in the child. */
 static void c_first_rawfork(void)
 {
@@ -1092,7 +1125,7 @@ static const struct {
 	E(threads), E(fork), E(signals), E(signal_malloc), E(churn), E(vfork), E(fds), E(closeall),
 	E(sigcgt), E(oddpaths), E(manymaps), E(fork_during_report), E(secret), E(hole_after_report),
 	E(first_munmap), E(first_raw_munmap), E(first_free), E(first_vfork), E(first_fork),
-	E(first_rawfork),
+	E(first_rawfork), E(first_threads),
 #undef E
 };
 
