@@ -10,6 +10,7 @@
 #include "fmt.h"
 #include "knobs.h"
 #include "log.h"
+#include "ownmem.h"
 
 struct rwc_site *rwc_dedup_hit(uintptr_t pc, unsigned problem, const char *call, int *first)
 {
@@ -82,8 +83,10 @@ static void flush_one(const struct rwc_site *s, unsigned more)
 
 void rwc_dedup_flush(void)
 {
-	if (!__atomic_load_n(&rwc_perproc->nsites, __ATOMIC_ACQUIRE))
-		return; /* nothing to say: and no page of the table is touched */
+	/* Nothing to say: and no page of the table is touched (before the
+	 * first need, the table is in .bss: a page fault at every exit). */
+	if (!rwc_ownmem_used() || !__atomic_load_n(&rwc_perproc->nsites, __ATOMIC_ACQUIRE))
+		return;
 	for (unsigned i = 0; i < RWC_SITES; i++) {
 		struct rwc_site *s = &rwc_perproc->sites[i];
 		unsigned n = __atomic_load_n(&s->count, __ATOMIC_ACQUIRE);

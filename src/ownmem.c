@@ -33,7 +33,7 @@
 #include "report.h"
 #include "snapshot.h"
 
-enum { NONE, BUSY, READY, FAILED };
+enum { NONE = 1, BUSY, READY, FAILED }; /* (not 0: state lives in .data, see start_pid) */
 
 /* Before the first need, and where not even the per-process pages could
  * be mapped. */
@@ -169,6 +169,11 @@ int rwc_ownmem_get(void)
 		errno = e;
 	}
 	return s == READY ? 1 : s == FAILED ? -1 : 0;
+}
+
+int rwc_ownmem_used(void)
+{
+	return __atomic_load_n(&state, __ATOMIC_ACQUIRE) != NONE;
 }
 
 int rwc_ownmem_ready(void)

@@ -23,4 +23,8 @@ int rwc_ownmem_get(void);
 /* 1 once mapped; never maps. */
 int rwc_ownmem_ready(void);
 
+/* 1 once the first need came (whatever came of it); never maps.  Before
+ * that, nothing of the per-process state is used: nothing to read. */
+int rwc_ownmem_used(void);
+
 #endif
