@@ -1,17 +1,18 @@
 /* init.c: the library's constructor, kept to what must happen at start:
  * bind what a signal handler's first checked call may need (real.c),
  * remember this process (ownmem.c: vfork children tell themselves from
- * it), and the knobs that must act before main.  The library's own memory is mapped at its first
- * need (ownmem.h), the knobs are read and the rest bound by the first
- * checked call (call.c), also for calls that arrive before this
- * constructor.  Every microsecond here is paid by every process started
- * under rwcheck (make startab measures it). */
+ * it), and the knobs that must act before main.  The library's own memory
+ * is mapped at its first need (ownmem.h), the knobs are read and the rest
+ * bound by the first checked call (call.c), also for calls that arrive
+ * before this constructor.  Every microsecond here is paid by every
+ * process started under rwcheck (make startab measures it): each first
+ * call of a libc function is a symbol lookup, each new page touched a
+ * fault. */
 #include "config.h"
 
 #include <sys/auxv.h>
 #include <unistd.h>
 
-#include "bounds.h"
 #include "dedup.h"
 #include "guard.h"
 #include "heapmap.h"
@@ -19,8 +20,6 @@
 #include "mapwatch.h"
 #include "ownmem.h"
 #include "real.h"
-#include "report.h"
-#include "snapshot.h"
 #include "unwind.h"
 
 /* At exit: how often each reported call site repeated (dedup.c). */
