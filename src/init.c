@@ -13,6 +13,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "bounds.h"
 #include "dedup.h"
 #include "guard.h"
 #include "heapmap.h"
