@@ -40,12 +40,13 @@ static const char *getenv_fn(const char *name)
 	return rwc_knobs_lookup(knob_env, 16, name);
 }
 
-/* Another thread is initializing: 1 once it is done.  The wait is short
- * and bounded (100 ms): that thread may need a lock held by the one a
- * signal handler here interrupted.  0 for a call from inside this
- * thread's own init (a handler), or after the bound; -1 when the
- * initializing thread is not in this process (it was under way in the
- * parent of this fork child). */
+/* Another thread is initializing: 1 once it is done.  The wait is
+ * bounded (2 s: that thread may need a lock held by the one a signal
+ * handler here interrupted; on a loaded machine a thread can be off its
+ * CPU for tens of milliseconds, so the bound is well above that).  0 for
+ * a call from inside this thread's own init (a handler), or after the
+ * bound; -1 when the initializing thread is not in this process (it was
+ * under way in the parent of this fork child). */
 static int init_wait(void)
 {
 	struct timespec t0, t;
@@ -61,7 +62,7 @@ static int init_wait(void)
 		if (o != 0 && REAL(syscall)(SYS_tgkill, getpid(), o, 0) != 0)
 			return -1;
 		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > 100000000L)
+		if (t.tv_sec - t0.tv_sec > 2)
 			return 0;
 		sched_yield();
 	}
