@@ -12,8 +12,16 @@
 #include "log.h"
 #include "ownmem.h"
 
+_Static_assert(RWC_PROBLEM_COUNT <= 256, "a problem fits in a site key's low byte");
+
+/* The key (caller and problem together) is claimed in one compare-and-
+ * swap, and every bad call, the claimer's too, adds to the count: a call
+ * from the same site in another thread never sees half a claim (it once
+ * saw the caller without the problem and took a second slot, or added to
+ * a count the claimer then set to 1). */
 struct rwc_site *rwc_dedup_hit(uintptr_t pc, unsigned problem, const char *call, int *first)
 {
+	uint64_t key = RWC_SITE_KEY(pc, problem);
 	uintptr_t h = (pc ^ (pc >> 17) ^ ((uintptr_t)problem * 0x9e3779b9u)) & (RWC_SITES - 1);
 
 	*first = 1;
@@ -21,21 +29,19 @@ struct rwc_site *rwc_dedup_hit(uintptr_t pc, unsigned problem, const char *call,
 		return NULL;
 	for (unsigned i = 0; i < RWC_SITES; i++) {
 		struct rwc_site *s = &rwc_perproc->sites[(h + i) & (RWC_SITES - 1)];
-		uintptr_t cur = __atomic_load_n(&s->pc, __ATOMIC_ACQUIRE), zero = 0;
+		uint64_t cur = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE), zero = 0;
 
 		if (cur == 0) {
-			if (!__atomic_compare_exchange_n(&s->pc, &zero, pc, 0, __ATOMIC_ACQ_REL,
-							 __ATOMIC_ACQUIRE)) {
-				cur = zero; /* someone else claimed it: look again */
-			} else {
-				s->problem = problem;
-				s->call = call;
+			if (__atomic_compare_exchange_n(&s->key, &zero, key, 0, __ATOMIC_ACQ_REL,
+							__ATOMIC_ACQUIRE)) {
+				__atomic_store_n(&s->call, call, __ATOMIC_RELEASE);
 				__atomic_add_fetch(&rwc_perproc->nsites, 1, __ATOMIC_RELEASE);
-				__atomic_store_n(&s->count, 1, __ATOMIC_RELEASE);
+				__atomic_add_fetch(&s->count, 1, __ATOMIC_ACQ_REL);
 				return s;
 			}
+			cur = zero; /* someone else claimed it: look again */
 		}
-		if (cur == pc && __atomic_load_n(&s->problem, __ATOMIC_ACQUIRE) == problem) {
+		if (cur == key) {
 			__atomic_add_fetch(&s->count, 1, __ATOMIC_ACQ_REL);
 			*first = 0;
 			return s;
@@ -46,6 +52,8 @@ struct rwc_site *rwc_dedup_hit(uintptr_t pc, unsigned problem, const char *call,
 
 static void flush_one(const struct rwc_site *s, unsigned more)
 {
+	uint64_t key = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+	const char *call = __atomic_load_n(&s->call, __ATOMIC_ACQUIRE);
 	char buf[512];
 	struct rwc_fmt o;
 
@@ -54,13 +62,13 @@ static void flush_one(const struct rwc_site *s, unsigned more)
 		rwc_fmt_str(&o, "{\"repeat\":");
 		rwc_fmt_u64(&o, more);
 		rwc_fmt_str(&o, ",\"call\":");
-		rwc_fmt_json_str(&o, s->call ? s->call : "?");
+		rwc_fmt_json_str(&o, call ? call : "?");
 		rwc_fmt_str(&o, ",\"problem\":");
-		rwc_fmt_json_str(&o, rwc_problem_name((enum rwc_problem)s->problem));
+		rwc_fmt_json_str(&o, rwc_problem_name((enum rwc_problem)RWC_SITE_PROBLEM(key)));
 		rwc_fmt_str(&o, ",\"pid\":");
 		rwc_fmt_i64(&o, getpid());
 		rwc_fmt_str(&o, ",\"caller\":\"");
-		rwc_fmt_hex(&o, s->pc);
+		rwc_fmt_hex(&o, RWC_SITE_PC(key));
 		rwc_fmt_str(&o, "\",\"suppressed\":");
 		rwc_fmt_str(&o, s->suppressed ? "true" : "false");
 		rwc_fmt_str(&o, "}\n");
@@ -71,11 +79,11 @@ static void flush_one(const struct rwc_site *s, unsigned more)
 		rwc_fmt_u64(&o, more);
 		rwc_fmt_str(&o, more == 1 ? " more bad call " : " more bad calls ");
 		rwc_fmt_str(&o, "like the one reported above from ");
-		rwc_fmt_hex(&o, s->pc);
+		rwc_fmt_hex(&o, RWC_SITE_PC(key));
 		rwc_fmt_str(&o, " (");
-		rwc_fmt_str(&o, s->call ? s->call : "?");
+		rwc_fmt_str(&o, call ? call : "?");
 		rwc_fmt_str(&o, ", ");
-		rwc_fmt_str(&o, rwc_problem_name((enum rwc_problem)s->problem));
+		rwc_fmt_str(&o, rwc_problem_name((enum rwc_problem)RWC_SITE_PROBLEM(key)));
 		rwc_fmt_str(&o, ")\n");
 	}
 	rwc_log_write(buf, o.len);
@@ -91,7 +99,7 @@ void rwc_dedup_flush(void)
 		struct rwc_site *s = &rwc_perproc->sites[i];
 		unsigned n = __atomic_load_n(&s->count, __ATOMIC_ACQUIRE);
 
-		if (s->pc && n > 1 && !s->suppressed) {
+		if (__atomic_load_n(&s->key, __ATOMIC_ACQUIRE) && n > 1 && !s->suppressed) {
 			flush_one(s, n - 1);
 			__atomic_store_n(&s->count, 1, __ATOMIC_RELEASE);
 		}

@@ -18,14 +18,19 @@
 #define RWC_SITES 1024 /* power of two */
 
 /* One call site that made a bad call: the caller's return address and
- * the problem; reported once, then counted. */
+ * the problem, claimed together in one compare-and-swap; reported once,
+ * then counted. */
 struct rwc_site {
-	uintptr_t pc;         /* 0: free slot */
-	unsigned problem;
+	uint64_t key;         /* RWC_SITE_KEY(pc, problem); 0: free slot */
 	unsigned count;       /* bad calls seen, the reported one included */
 	int suppressed;       /* a suppression matched its report */
 	const char *call;     /* the entry point's name */
 };
+
+/* (A user-space return address fits in 56 bits; a problem in 8.) */
+#define RWC_SITE_KEY(pc, problem) ((uint64_t)(pc) << 8 | ((uint64_t)(problem) & 0xff))
+#define RWC_SITE_PC(key) ((uintptr_t)((key) >> 8))
+#define RWC_SITE_PROBLEM(key) ((unsigned)((key) & 0xff))
 
 struct rwc_perproc {
 	pid_t owner;          /* the process this memory is the state of */

@@ -23,6 +23,15 @@ r = victim("threads", "bad")
 ok(len(r.reports) == 1 and len(r.repeats) == 1 and r.repeats[0]["repeat"] == 99 and
    r.repeats[0]["caller"] == r.reports[0]["caller"] and r.repeats[0]["problem"] == "buf-unmapped",
    "dedup: 100 bad calls from one site: one report, then '99 more' at exit", r.describe()[:3000])
+for i in range(40):  # (no frames: a run takes milliseconds)
+    r = victim("dedup_race", "bad", env={"RWCHECK_BACKTRACE": "0"})
+    counts = sorted(1 + sum(x["repeat"] for x in r.repeats if x["caller"] == rep["caller"])
+                    for rep in r.reports)
+    if not ok(r.status == 0 and len(r.reports) == 32 and len(set(x["caller"] for x in r.reports)) == 32
+              and counts == [4] * 32,
+              "dedup: 4 threads racing to a site's first bad call, 32 sites, run %d: each reported once "
+              "and counted 4 times (%d reports)" % (i + 1, len(r.reports)), r.describe()[:3000]):
+        break
 r = victim("threads", "bad", fmt="text")
 ok(r.log.count("[buf-unmapped]") == 1 and "99 more bad calls like the one reported above" in r.log,
    "dedup in text: one report and a line with the count", r.log[-600:])

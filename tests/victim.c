@@ -603,6 +603,42 @@ static void c_threads(void)
 	ret = 0;
 }
 
+/* 4 threads make their first bad call from each of 32 call sites at the
+ * same moment (a barrier per site): each site must be reported once and
+ * counted 4 times, however the threads race to claim it. */
+#define SITES32(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) \
+	X(14) X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) \
+	X(28) X(29) X(30) X(31)
+static pthread_barrier_t race_go;
+#define W(n) static __attribute__((noinline)) void site_##n(char *b) \
+	{ if (write(null_fd, b, N - n) < 0) exit(97); }
+SITES32(W)
+#undef W
+static void (*const race_sites[32])(char *) = {
+#define W(n) site_##n,
+	SITES32(W)
+#undef W
+};
+static void *racer(void *arg)
+{
+	for (int k = 0; k < 32; k++) {
+		pthread_barrier_wait(&race_go);
+		race_sites[k](arg);
+	}
+	return NULL;
+}
+static void c_dedup_race(void)
+{
+	pthread_t t[4];
+	char *b = buffer();
+	pthread_barrier_init(&race_go, NULL, 4);
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, racer, b);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	ret = 0;
+}
+
 /* ---- fork: the child's report goes to its own log (%p) ------------ */
 static void c_fork(void)
 {
@@ -1125,7 +1161,7 @@ static const struct {
 	E(threads), E(fork), E(signals), E(signal_malloc), E(churn), E(vfork), E(fds), E(closeall),
 	E(sigcgt), E(oddpaths), E(manymaps), E(fork_during_report), E(secret), E(hole_after_report),
 	E(first_munmap), E(first_raw_munmap), E(first_free), E(first_vfork), E(first_fork),
-	E(first_rawfork), E(first_threads),
+	E(first_rawfork), E(first_threads), E(dedup_race),
 #undef E
 };
 
