@@ -22,6 +22,7 @@
 #include "log.h"
 #include "mapview.h"
 #include "mapwatch.h"
+#include "once.h"
 #include "real.h"
 #include "suppfile.h"
 
@@ -59,7 +60,7 @@ static int init_wait(void)
 			return 1;
 		if (o == gettid())
 			return 0;
-		if (o != 0 && REAL(syscall)(SYS_tgkill, getpid(), o, 0) != 0)
+		if (rwc_thread_gone(o))
 			return -1;
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if (t.tv_sec - t0.tv_sec > 2)

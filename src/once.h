@@ -12,6 +12,13 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+/* 1 when TID (0: none) is not a thread of this process: it belonged to
+ * the parent of this fork() child, which holds only the forking thread. */
+static inline int rwc_thread_gone(pid_t tid)
+{
+	return tid != 0 && syscall(SYS_tgkill, getpid(), tid, 0) != 0;
+}
+
 struct rwc_once {
 	int state; /* 0 untried, 1 loaded, 2 loading, -1 unavailable */
 	pid_t owner;
@@ -34,7 +41,7 @@ static inline int rwc_once(struct rwc_once *o, int (*load)(void))
 			return 0;
 		/* A loader that is not a thread of this process: the load was
 		 * under way in the parent when it forked.  Never wait for it. */
-		if (owner != 0 && syscall(SYS_tgkill, getpid(), owner, 0) != 0)
+		if (rwc_thread_gone(owner))
 			return 0;
 		sched_yield();
 		s = __atomic_load_n(&o->state, __ATOMIC_ACQUIRE);

@@ -50,7 +50,7 @@ static int forked_mid_report(void)
 {
 	pid_t b = __atomic_load_n(&busy_tid, __ATOMIC_ACQUIRE);
 
-	return b != 0 && b != gettid() && syscall(SYS_tgkill, getpid(), b, 0) != 0;
+	return rwc_thread_gone(b); /* (never this thread: it is one of this process) */
 }
 
 /* The report lock, unless this is a child forked mid-report (whose lock
