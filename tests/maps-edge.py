@@ -4,7 +4,7 @@ all (one warning, every call passed through, never a false report)."""
 import os
 import shutil
 import subprocess
-from rwctest import ok, done, victim, LIB, VICTIM
+from rwctest import ok, done, skip, victim, LIB, VICTIM
 
 r = victim("oddpaths", "bad", env={"RWCHECK_DEDUP": "0"})
 paths = [x["region"].get("path", "") for x in r.reports]
@@ -27,10 +27,10 @@ check_clean("manymaps", name="30,000 mappings, a good read")
 # No /proc: a mount namespace with an empty tmpfs over it (needs root).
 unshare = shutil.which("unshare")
 probe = subprocess.run([unshare, "-m", "true"], capture_output=True) if unshare and os.geteuid() == 0 else None
-if probe is None or probe.returncode != 0:
-    print("ok 100 # SKIP needs root and unshare(1) for a mount namespace")
-else:
-    for mode in ("bad", "good"):
+for mode in ("bad", "good"):
+    if probe is None or probe.returncode != 0:
+        skip("no /proc, %s call" % mode, "needs root and unshare(1) for a mount namespace")
+    else:
         cmd = "mount -t tmpfs none /proc && exec env LD_PRELOAD='%s' '%s' read %s" % (LIB, VICTIM, mode)
         p = subprocess.run([unshare, "-m", "sh", "-c", cmd], capture_output=True, text=True, timeout=60)
         warns = [l for l in p.stderr.splitlines() if "warning:" in l]
