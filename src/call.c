@@ -69,6 +69,28 @@ static int init_wait(void)
 	}
 }
 
+/* The heap check needs the program's malloc to be this library's, and
+ * the next one glibc's own (its chunk headers are read); else it is off,
+ * said once. */
+static unsigned heap_check_possible(unsigned checks)
+{
+	const char *who;
+
+	switch (rwc_malloc_order(&who)) {
+	case RWC_ALLOC_OURS:
+		return checks;
+	case RWC_ALLOC_OTHER_NEXT:
+		rwc_log_warning("malloc goes on to another allocator, not glibc's own; the heap check is off",
+				*who ? who : NULL);
+		break;
+	case RWC_ALLOC_OTHER_FIRST:
+		rwc_log_warning("the program's malloc is another allocator's, loaded before rwcheck; "
+				"the heap check is off", *who ? who : NULL);
+		break;
+	}
+	return checks & ~RWC_CHECK_HEAP;
+}
+
 int rwc_init_once(void)
 {
 	int s = __atomic_load_n(&init_state, __ATOMIC_ACQUIRE), e, w;
@@ -99,11 +121,8 @@ int rwc_init_once(void)
 		rwc_suppfile_load(rwc_knobs.suppress);
 	checks = rwc_knobs.checks;
 	rwc_hm_origins = rwc_knobs.heap_origins;
-	if ((checks & RWC_CHECK_HEAP) && !rwc_malloc_ours()) {
-		rwc_log_warning("malloc is not glibc's (another allocator is loaded); "
-				"the heap check is off", NULL);
-		checks &= ~RWC_CHECK_HEAP;
-	}
+	if (checks & RWC_CHECK_HEAP)
+		checks = heap_check_possible(checks);
 	if (!(checks & RWC_CHECK_HEAP))
 		__atomic_store_n(&rwc_heap_track, 0, __ATOMIC_RELAXED); /* blocks no longer recorded */
 	__atomic_store_n(&rwc_checks, checks, __ATOMIC_RELAXED);

@@ -21,11 +21,19 @@
 #include "heapmap.h"
 #include "mapwatch.h"
 #include "real.h"
+#include "symscope.h"
 
 #define ENTRY __attribute__((visibility("default")))
 #define CALLER ((uintptr_t)__builtin_return_address(0))
 
 int rwc_heap_track = 1;
+
+static int same_module(const void *a, const void *b)
+{
+	Dl_info x, y;
+
+	return dladdr(a, &x) && dladdr(b, &y) && x.dli_fbase == y.dli_fbase;
+}
 
 /* Is the next malloc defined in glibc's own libc.so?  (Comparing with
  * __libc_malloc is not enough: tcmalloc defines that name too.)  -1 while
@@ -33,22 +41,35 @@ int rwc_heap_track = 1;
 int rwc_malloc_is_glibc(void)
 {
 	void *next = __atomic_load_n(&rwc_real_ptr[RWC_IDX_malloc], __ATOMIC_ACQUIRE);
-	Dl_info a, b;
 
 	if (!next)
 		return -1;
-	return dladdr(next, &a) && dladdr((void *)&gnu_get_libc_version, &b) && a.dli_fbase == b.dli_fbase;
+	return same_module(next, (void *)&gnu_get_libc_version);
 }
 
-int rwc_malloc_ours(void)
+/* Who serves the program's malloc (symscope.h)?  This library must be
+ * the first module to define it, and glibc's libc the next.  Reads the
+ * modules' tables only: it may run inside another allocator's malloc. */
+enum rwc_alloc_order rwc_malloc_order(const char **who)
 {
-	void *first = dlsym(RTLD_DEFAULT, "malloc");
-	Dl_info a, b;
+	const char *ver = rwc_libc_symver("malloc");
+	const struct link_map *self = rwc_sym_self(), *m;
+	void *p;
 
-	/* The program's malloc is defined in this library's own image. */
-	(void)REAL(malloc); /* bound now, if no malloc was made yet */
-	return first && dladdr(first, &a) && dladdr((void *)&rwc_malloc_is_glibc, &b) &&
-	       a.dli_fbase == b.dli_fbase && rwc_malloc_is_glibc() == 1;
+	*who = "";
+	m = rwc_sym_first("malloc", ver, NULL, &p);
+	if (m != self) {
+		if (m)
+			*who = *m->l_name ? m->l_name : "the program itself";
+		return RWC_ALLOC_OTHER_FIRST;
+	}
+	m = rwc_sym_first("malloc", ver, self, &p);
+	if (!m || !same_module(p, (void *)&gnu_get_libc_version)) {
+		if (m)
+			*who = *m->l_name ? m->l_name : "the program itself";
+		return RWC_ALLOC_OTHER_NEXT;
+	}
+	return RWC_ALLOC_OURS;
 }
 
 /* ---- the pool for allocations made by dlsym while it binds ---- */

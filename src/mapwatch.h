@@ -25,7 +25,13 @@ int rwc_malloc_is_glibc(void);
  * from the constructor. */
 void rwc_malloc_trace_prepare(void);
 
-/* Do the program's malloc calls come here, and go on to glibc's? */
-int rwc_malloc_ours(void);
+/* Do the program's malloc calls come here, and go on to glibc's?  WHO:
+ * the module of the other allocator ("" when not known). */
+enum rwc_alloc_order {
+	RWC_ALLOC_OURS,       /* this library's malloc first, then glibc's */
+	RWC_ALLOC_OTHER_NEXT, /* this library's first, then another interposer */
+	RWC_ALLOC_OTHER_FIRST /* another allocator before this library */
+};
+enum rwc_alloc_order rwc_malloc_order(const char **who);
 
 #endif

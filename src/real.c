@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+#include "symscope.h"
+
 void *rwc_real_ptr[RWC_REAL_COUNT];
 __thread int rwc_binding __attribute__((tls_model("initial-exec")));
 
@@ -26,12 +28,27 @@ static void die_missing(const char *name)
 	abort();
 }
 
+/* The allocator family is bound as the loader binds libc's own calls to
+ * it (symscope.h): the next module after this one that defines the name
+ * for libc's version of it — glibc's libc_malloc_debug.so too, which
+ * dlsym(RTLD_NEXT) skips. */
+static void *bind_next(unsigned idx)
+{
+	const char *name = rwc_real_names[idx];
+	void *p = NULL;
+
+	if (idx >= RWC_IDX_malloc && idx <= RWC_IDX_pvalloc &&
+	    rwc_sym_first(name, rwc_libc_symver(name), rwc_sym_self(), &p))
+		return p;
+	return dlsym(RTLD_NEXT, name);
+}
+
 void *rwc_real_bind(unsigned idx)
 {
 	void *p;
 
 	rwc_binding++;
-	p = dlsym(RTLD_NEXT, rwc_real_names[idx]);
+	p = bind_next(idx);
 	rwc_binding--;
 	if (!p) {
 		/* Optional in older glibc: treat as absent, never called. */

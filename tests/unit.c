@@ -2,6 +2,7 @@
  * checks, the maps parser and scanner, the knob parsers, the formatter. */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include "pagemap.h"
 #include "suppress.h"
 #include "symbolize.h"
+#include "symscope.h"
 #include "tap.h"
 
 static const struct rwc_region R[] = {
@@ -400,8 +402,26 @@ static void test_dw_room(void)
 	ok(rwc_dw_room(164 * M, 100 * M, 164 * M, 100 * M, 64 * M), "libdw room: exactly enough");
 }
 
+/* symscope: the loader's rules, read from the loaded modules (this test
+ * defines no malloc: libc's is the first; only libc's version names it). */
+static void test_symscope(void)
+{
+	const char *ver = rwc_libc_symver("malloc");
+	const struct link_map *m;
+	void *p = NULL, *q = NULL;
+
+	ok(ver && strncmp(ver, "GLIBC_", 6) == 0, "symscope: libc's version of malloc (%s)", ver ? ver : "none");
+	m = rwc_sym_first("malloc", ver, NULL, &p);
+	ok(m && p == dlvsym(RTLD_DEFAULT, "malloc", ver), "symscope: the first malloc is the one the loader finds");
+	ok(m && strstr(m->l_name, "libc.so"), "symscope: ... in libc (%s)", m ? m->l_name : "none");
+	ok(m && !rwc_sym_first("malloc", ver, m, &q), "symscope: none after libc's");
+	ok(!rwc_sym_first("malloc", "NO_SUCH_VERSION", NULL, &q), "symscope: no definition of another version");
+	ok(!rwc_sym_first("rwc_no_such_symbol", NULL, NULL, &q), "symscope: an unknown name is not found");
+}
+
 int main(void)
 {
+	test_symscope();
 	test_verdicts();
 	test_scalars();
 	test_parse_line();

@@ -1,0 +1,30 @@
+/* symscope.h: which module defines a name, by the loader's rules, read
+ * from the modules' own dynamic sections (no dlsym, no allocation: safe
+ * from inside another allocator's malloc).
+ *
+ * What the allocator family needs: a program's malloc calls reach the
+ * first module, in load order, that defines malloc in a way a reference
+ * malloc@GLIBC_x (libc's own) accepts — an unversioned definition, or one
+ * of that version, even a non-default one (glibc's libc_malloc_debug.so
+ * defines malloc under that version only).  A non-PIE executable's own
+ * PLT entry for malloc (an undefined symbol with an address, what dlsym
+ * may answer) is never that module. */
+#ifndef RWC_SYMSCOPE_H
+#define RWC_SYMSCOPE_H
+
+#include <link.h>
+
+/* The version name libc's default definition of NAME has ("GLIBC_2.2.5"
+ * on x86-64), or NULL. */
+const char *rwc_libc_symver(const char *name);
+
+/* The first module after AFTER (NULL: from the first module) that defines
+ * NAME for a reference of version VER (NULL: unversioned); *ADDR its
+ * definition.  NULL when none does. */
+const struct link_map *rwc_sym_first(const char *name, const char *ver, const struct link_map *after,
+				     void **addr);
+
+/* This library's own module. */
+const struct link_map *rwc_sym_self(void);
+
+#endif
