@@ -34,14 +34,17 @@ run "dd bs=1" "head -c 20000 ../big.txt | dd bs=1 2>/dev/null | sha256sum"
 run "dd bs=1M" "dd if=../big.txt bs=1M 2>/dev/null | sha256sum"
 run "sort" "sort ../big.txt | sha256sum"
 run "tar+gzip" "tar cf - -C .. big.txt | gzip -1 | gzip -d | tar xOf - | sha256sum"
-run "python3" "python3 -c '
+# python3 from PATH, and Debian's own /usr/bin/python3 (a non-PIE executable).
+py='-c '"'"'
 import threading, subprocess, hashlib
 h = hashlib.sha256(open(\"../big.txt\", \"rb\").read()).hexdigest()
 out = []
 ts = [threading.Thread(target=lambda: out.append(open(\"../big.txt\").read().count(\"a\"))) for _ in range(4)]
 [x.start() for x in ts]; [x.join() for x in ts]
 print(h, out, subprocess.run([\"echo\", \"child\"], capture_output=True).stdout)
-'"
+'"'"
+run "python3" "python3 $py"
+if [ -x /usr/bin/python3 ]; then run "/usr/bin/python3" "/usr/bin/python3 $py"; fi
 run "perl" "perl -ne '\$n += length; END { print \"\$n\\n\" }' ../big.txt"
 run "git" "git init -q r && cd r && git config user.email t@e && git config user.name t && cp ../../big.txt . && git add big.txt && GIT_COMMITTER_DATE=2020-01-01T00:00:00Z GIT_AUTHOR_DATE=2020-01-01T00:00:00Z git commit -qm x && git log --format=%H%n%s && git cat-file -p HEAD:big.txt | sha256sum"
 run "gcc" "printf '#include <stdio.h>\nint main(void){puts(\"hi\");return 0;}\n' >h.c && gcc -O2 -g -o h h.c && ./h"
