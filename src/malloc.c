@@ -18,8 +18,10 @@
 #include <string.h>
 
 #include "depot.h"
+#include "guard.h"
 #include "heapmap.h"
 #include "mapwatch.h"
+#include "ownheap.h"
 #include "real.h"
 #include "symscope.h"
 
@@ -140,6 +142,10 @@ static uintptr_t origin_of(uintptr_t caller)
 	return caller;
 }
 
+/* Inside the library (rwc_depth), blocks come from its own heap
+ * (ownheap.h); NULL when that cannot serve (the program's then does). */
+#define OWN(n, al) (RWC_UNLIKELY(rwc_depth) ? rwc_ownheap_alloc((n), (al)) : NULL)
+
 static inline void live(void *r, uintptr_t caller)
 {
 	if (r && __atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED))
@@ -153,6 +159,8 @@ ENTRY void *malloc(size_t n)
 
 	if (!f)
 		return pool_alloc(n);
+	if ((r = OWN(n, 16)))
+		return r;
 	r = f(n);
 	live(r, CALLER);
 	return r;
@@ -165,6 +173,8 @@ ENTRY void *calloc(size_t k, size_t n)
 
 	if (!f)
 		return n && k > (size_t)-1 / n ? NULL : pool_alloc(k * n);
+	if (!(n && k > (size_t)-1 / n) && (r = OWN(k * n, 16)))
+		return memset(r, 0, k * n);
 	r = f(k, n);
 	live(r, CALLER);
 	return r;
@@ -190,6 +200,10 @@ ENTRY void free(void *p)
 
 	if (RWC_UNLIKELY(in_pool(p)) || (RWC_UNLIKELY(rwc_binding) && !rwc_real_ptr[RWC_IDX_free]))
 		return; /* pool memory, or freed from inside dlsym while binding: leak it */
+	if (rwc_ownheap_has(p)) {
+		rwc_ownheap_free(p);
+		return;
+	}
 	f = REAL(free);
 	m = releasing(p, &lo, &hi);
 	f(p);
@@ -202,6 +216,25 @@ static void *pool_realloc(void *p, size_t n)
 
 	if (r)
 		memcpy(r, p, *(size_t *)((unsigned char *)p - 16) < n ? *(size_t *)((unsigned char *)p - 16) : n);
+	return r;
+}
+
+/* realloc of a block of the library's own heap, or any realloc made
+ * inside the library: a new block (from whichever heap malloc serves
+ * now), the contents copied, the old block freed where it belongs. */
+static void *own_realloc(void *p, size_t n)
+{
+	size_t old = rwc_ownheap_has(p) ? rwc_ownheap_usable(p) : malloc_usable_size(p);
+	void *r;
+
+	if (n == 0) {
+		free(p);
+		return NULL;
+	}
+	if (!(r = malloc(n)))
+		return NULL;
+	memcpy(r, p, old < n ? old : n);
+	free(p);
 	return r;
 }
 
@@ -225,6 +258,8 @@ ENTRY void *realloc(void *p, size_t n)
 		return pool_realloc(p, n);
 	if (!p)
 		return malloc(n);
+	if (RWC_UNLIKELY(rwc_depth) || rwc_ownheap_has(p))
+		return own_realloc(p, n);
 	m = releasing(p, &lo, &hi);
 	return resize(p, n, REAL(realloc)(p, n), m, lo, hi, CALLER);
 }
@@ -236,13 +271,19 @@ ENTRY void *reallocarray(void *p, size_t k, size_t n)
 
 	if (RWC_UNLIKELY(in_pool(p)))
 		return n && k > (size_t)-1 / n ? NULL : pool_realloc(p, k * n);
+	if (p && (RWC_UNLIKELY(rwc_depth) || rwc_ownheap_has(p)) && !(n && k > (size_t)-1 / n))
+		return own_realloc(p, k * n);
 	m = p ? releasing(p, &lo, &hi) : 0;
 	return resize(p, k && n, REAL(reallocarray)(p, k, n), m, lo, hi, CALLER);
 }
 
 ENTRY void *memalign(size_t al, size_t n)
 {
-	void *r = REAL(memalign)(al, n);
+	void *r = OWN(n, al);
+
+	if (r)
+		return r;
+	r = REAL(memalign)(al, n);
 
 	live(r, CALLER);
 	return r;
@@ -250,7 +291,11 @@ ENTRY void *memalign(size_t al, size_t n)
 
 ENTRY void *aligned_alloc(size_t al, size_t n)
 {
-	void *r = REAL(aligned_alloc)(al, n);
+	void *r = OWN(n, al);
+
+	if (r)
+		return r;
+	r = REAL(aligned_alloc)(al, n);
 
 	live(r, CALLER);
 	return r;
@@ -258,7 +303,14 @@ ENTRY void *aligned_alloc(size_t al, size_t n)
 
 ENTRY int posix_memalign(void **out, size_t al, size_t n)
 {
-	int e = REAL(posix_memalign)(out, al, n);
+	void *r = OWN(n, al);
+	int e;
+
+	if (r) {
+		*out = r;
+		return 0;
+	}
+	e = REAL(posix_memalign)(out, al, n);
 
 	if (e == 0)
 		live(*out, CALLER);
@@ -267,7 +319,11 @@ ENTRY int posix_memalign(void **out, size_t al, size_t n)
 
 ENTRY void *valloc(size_t n)
 {
-	void *r = REAL(valloc)(n);
+	void *r = OWN(n, 4096);
+
+	if (r)
+		return r;
+	r = REAL(valloc)(n);
 
 	live(r, CALLER);
 	return r;
@@ -275,7 +331,11 @@ ENTRY void *valloc(size_t n)
 
 ENTRY void *pvalloc(size_t n)
 {
-	void *r = REAL(pvalloc)(n);
+	void *r = n <= (size_t)-1 - 4095 ? OWN((n + 4095) & ~(size_t)4095, 4096) : NULL;
+
+	if (r)
+		return r;
+	r = REAL(pvalloc)(n);
 
 	live(r, CALLER);
 	return r;

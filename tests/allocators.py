@@ -56,6 +56,22 @@ if os.path.exists(PY):
 else:
     print("ok - %s # SKIP not installed" % PY)
 
+# A read into a block the program freed: the report (its first, which
+# loads libunwind and libdw, or a later one) takes nothing from the
+# program's allocator, so the program runs as it does without the
+# library, and the freed block's contents stay as the program left them.
+prog = os.path.join(BUILD, "tests", "victim_alloc")
+for size, kind in ((24, "small"), (120, "small"), (1200, "small"), (70000, "large"), (1000000, "mmapped")):
+    for when in ("first", "later"):
+        for mode in ("freed", "freedkeep"):
+            base = Run([prog, mode, str(size), when], preload=False)
+            r = Run([prog, mode, str(size), when])
+            want = 2 if when == "later" else 1
+            ok(r.status == base.status == 0 and r.stdout == base.stdout and len(r.reports) == want,
+               "%s: a read into a freed %s block of %d, in the %s report: %d report(s), the program as without "
+               "the library" % (mode, kind, size, "first" if when == "first" else "second", want),
+               "without:\n" + base.describe() + "\nwith:\n" + r.describe())
+
 # glibc's malloc debugging library, after and before this one.
 if DEBUG:
     tun = {"GLIBC_TUNABLES": "glibc.malloc.check=3"}
