@@ -29,8 +29,9 @@
 	X(dwfl_linux_proc_report) X(dwfl_linux_proc_find_elf)                \
 	X(dwfl_build_id_find_debuginfo) X(dwfl_addrmodule) X(dwfl_module_info) \
 	X(dwfl_module_addrinfo) X(dwfl_module_getsrc) X(dwfl_lineinfo)       \
-	X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_tag) X(dwarf_attr) \
-	X(dwarf_formudata) X(dwarf_getsrcfiles) X(dwarf_filesrc) X(dwarf_diename)
+	X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_getscopes_die)      \
+	X(dwarf_tag) X(dwarf_attr) X(dwarf_formudata) X(dwarf_getsrcfiles)   \
+	X(dwarf_filesrc) X(dwarf_diename) X(dwarf_decl_file)
 
 static struct {
 #define X(f) __typeof__(&f) f;
@@ -78,12 +79,47 @@ static void copy(char *dst, size_t cap, const char *src)
 	dst[n] = '\0';
 }
 
+/* The scopes around ADDR in CU, innermost first, as the DIE tree nests
+ * them: an inlined function's concrete instance, then the functions it
+ * was inlined into, out to the CU.  (dwarf_getscopes alone goes from an
+ * inlined instance to where its abstract definition lies, mostly the CU
+ * itself, and so drops every caller it was inlined into.)  Returns the
+ * count; *SCOPES is malloc()ed, or NULL when it is 0. */
+static int concrete_scopes(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die **scopes)
+{
+	Dwarf_Die *found = NULL, inner;
+	int n = D.dwarf_getscopes(cu, addr, &found);
+
+	*scopes = NULL;
+	if (n <= 0) {
+		free(found);
+		return 0;
+	}
+	inner = found[0];
+	free(found);
+	n = D.dwarf_getscopes_die(&inner, scopes);
+	if (n <= 0) {
+		free(*scopes);
+		*scopes = NULL;
+		return 0;
+	}
+	return n;
+}
+
+/* Whether the inlined function DIE (or the line LOC inside it) belongs to
+ * a system header: glibc's fortified read() and the like, whose frames are
+ * not shown, as frames inside libc are not. */
+static int hidden_inline(Dwarf_Die *die, const char *loc)
+{
+	return rwc_is_system_header(loc) || rwc_is_system_header(D.dwarf_decl_file(die));
+}
+
 /* The frames of one return address PC: one per function inlined there
- * (innermost first), then the function the symbol table names.  Inlined
- * functions from system headers (glibc's fortified read(), say) give no
- * frame: their location moves out to the call site.  BASE holds the
- * module, the symbol and the line table's location.  Returns how many of
- * OUT[0..cap) it filled (at least 1). */
+ * (innermost first, each at its line), then the function the symbol table
+ * names, at the line it made the outermost inlined call.  Inlined functions
+ * from system headers give no frame: their location moves out to their
+ * call site.  BASE holds the module, the symbol and the line table's
+ * location.  Returns how many of OUT[0..cap) it filled (at least 1). */
 static int expand_inlines(Dwfl_Module *mod, Dwarf_Addr pc, const struct rwc_frame *base,
 			  struct rwc_frame *out, int cap)
 {
@@ -95,7 +131,7 @@ static int expand_inlines(Dwfl_Module *mod, Dwarf_Addr pc, const struct rwc_fram
 	int ns = 0, k = 0;
 
 	out[0] = *base;
-	if (cu && (ns = D.dwarf_getscopes(cu, pc - bias, &scopes)) > 0 &&
+	if (cu && (ns = concrete_scopes(cu, pc - bias, &scopes)) > 0 &&
 	    D.dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
 		ns = 0;
 	for (int i = 0; i < ns && k < cap - 1; i++) {
@@ -109,7 +145,7 @@ static int expand_inlines(Dwfl_Module *mod, Dwarf_Addr pc, const struct rwc_fram
 		    D.dwarf_formudata(D.dwarf_attr(&scopes[i], DW_AT_call_line, &a), &cl) != 0 ||
 		    cf >= nfiles || !(f = D.dwarf_filesrc(files, cf, NULL, NULL)))
 			break;
-		if (!rwc_is_system_header(out[k].file)) {
+		if (!hidden_inline(&scopes[i], out[k].file)) {
 			/* out[k] is this inlined function, at the current line */
 			name = D.dwarf_diename(&scopes[i]);
 			copy(out[k].function, sizeof out[k].function, name ? name : "??");

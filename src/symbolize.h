@@ -17,11 +17,14 @@ struct rwc_frame {
 	int line;
 };
 
-/* Symbolizes the return addresses PCS[0..n) into FRAMES[0..cap): a
+/* Symbolizes the return addresses PCS[0..n) into FRAMES[0..cap): every
  * function inlined at an address gets a frame of its own (innermost
- * first), as in valgrind's and ASan's reports; functions inlined from
- * system headers (glibc's fortified read(), say) do not, so that file:line
- * is the call site in the program's own source.  Returns the count. */
+ * first, each at its own line; the function that holds the code last, at
+ * the line of its outermost inlined call), as in valgrind's and ASan's
+ * reports; functions inlined from system headers (glibc's fortified
+ * read(), say, whose code is glibc's as the library's own frames are
+ * ours) do not, so that #0 is the call site in the program's own source.
+ * The frames of one address share its pc.  Returns the count. */
 int rwc_symbolize(const uintptr_t *pcs, int n, struct rwc_frame *frames, int cap);
 
 /* Whether libdw may run, by the process's limits (RLIM_INFINITY: none)

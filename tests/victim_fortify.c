@@ -3,8 +3,17 @@
  * callers and call __read_chk & co.  The buffers have a size the compiler
  * knows; their second page is made read-only, so the call is bad.  The
  * report must lead to this file's line, not to glibc's headers.
+ * Also built at -O1/-O2/-O3 with and without _FORTIFY_SOURCE (Makefile.am)
+ * for the inline_* and chain cases: the calls inlined into main() (under
+ * glibc's inlined wrapper when fortified), whose reports must show each
+ * inlined function as a frame of its own, at its line.
  *
- *   victim_fortify ENTRY good|bad   -> prints "site FUNC LINE", "result ..." */
+ *   victim_fortify ENTRY good|bad   -> prints "site FUNC LINE" (outermost
+ *   first), "result ..."
+ *   ENTRY: read pread recv recvfrom (one noinline function each),
+ *   inline_read inline_pread inline_recv inline_recvfrom (slurp(), a static
+ *   function called once: inlined into main from -O1 on), chain (inner()
+ *   inlined into outer() inlined into main). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +34,23 @@ __attribute__((noinline)) static void f_pread(void) { SITE(); ret = pread(fd, bu
 __attribute__((noinline)) static void f_recv(void) { SITE(); ret = recv(sock[0], buf, n, 0); }
 __attribute__((noinline)) static void f_recvfrom(void) { SITE(); ret = recvfrom(sock[0], buf, n, 0, NULL, NULL); }
 
+static void slurp(const char *entry)
+{
+	if (strcmp(entry, "read") == 0) {
+		SITE(); ret = read(fd, buf, n);
+	} else if (strcmp(entry, "pread") == 0) {
+		SITE(); ret = pread(fd, buf, n, 0);
+	} else if (strcmp(entry, "recv") == 0) {
+		SITE(); ret = recv(sock[0], buf, n, 0);
+	} else if (strcmp(entry, "recvfrom") == 0) {
+		SITE(); ret = recvfrom(sock[0], buf, n, 0, NULL, NULL);
+	}
+}
+
+static volatile int chained; /* the chain's read is not slurp()'s: no shared code */
+static inline __attribute__((always_inline)) void inner(void) { SITE(); ret = read(fd, buf, n); chained = 1; }
+static inline __attribute__((always_inline)) void outer(void) { SITE(); inner(); }
+
 int main(int argc, char **argv)
 {
 	if (argc != 3)
@@ -43,6 +69,11 @@ int main(int argc, char **argv)
 		f_recv();
 	else if (strcmp(argv[1], "recvfrom") == 0)
 		f_recvfrom();
+	else if (strncmp(argv[1], "inline_", 7) == 0) {
+		SITE(); slurp(argv[1] + 7);
+	} else if (strcmp(argv[1], "chain") == 0) {
+		SITE(); outer();
+	}
 	else
 		return 2;
 	printf("result %zd\n", ret);
