@@ -30,7 +30,14 @@ static const char *base(const char *p)
 	return s ? s + 1 : p;
 }
 
-/* The call site's identity: problem, call, and each frame's module,
+/* The entry point: the call, and for syscall() the system call. */
+static int entry_str(char *k, size_t cap, json_t *rec)
+{
+	const char *sys = str(rec, "syscall");
+	return snprintf(k, cap, "%s%s%s", str(rec, "call"), *sys ? ":" : "", sys);
+}
+
+/* The call site's identity: problem, entry point, and each frame's module,
  * function and file:line (addresses change from process to process). */
 static char *site_key(json_t *rep)
 {
@@ -40,7 +47,8 @@ static char *site_key(json_t *rep)
 
 	if (!k)
 		return NULL;
-	len = (size_t)snprintf(k, cap, "%s|%s", str(rep, "problem"), str(rep, "call"));
+	len = (size_t)snprintf(k, cap, "%s|", str(rep, "problem"));
+	len += (size_t)entry_str(k + len, cap - len, rep);
 	json_array_foreach(json_object_get(rep, "frames"), i, f) {
 		int n = snprintf(k + len, cap - len, "|%s:%s:%s:%lld", base(str(f, "module")),
 				 str(f, "function"), str(f, "file"),
@@ -50,6 +58,17 @@ static char *site_key(json_t *rep)
 		len += (size_t)n;
 	}
 	return k;
+}
+
+/* What ties a repeat record to its report: process, caller address, entry
+ * point and problem (the library's own site key). */
+static void origin_key(char *k, size_t cap, json_t *rec)
+{
+	int n = snprintf(k, cap, "%lld|%s|%s|", (long long)json_integer_value(json_object_get(rec, "pid")),
+			 str(rec, "caller"), str(rec, "problem"));
+
+	if (n > 0 && (size_t)n < cap)
+		entry_str(k + n, cap - (size_t)n, rec);
 }
 
 static void add_pid(long **v, size_t *n, size_t *cap, long pid)
@@ -77,32 +96,21 @@ static void group_pid(struct group *g, long pid)
 	g->npids++;
 }
 
-/* A repeat record belongs to the group of the report with the same
- * process, caller address and problem. */
-static struct group *find_reported(struct run *r, long pid, const char *caller, const char *problem)
-{
-	for (size_t i = 0; i < r->n; i++) {
-		json_t *f = r->g[i].first;
-		if (strcmp(str(f, "problem"), problem) == 0 && strcmp(str(f, "caller"), caller) == 0 &&
-		    json_integer_value(json_object_get(f, "pid")) == pid)
-			return &r->g[i];
-	}
-	return NULL;
-}
-
 void collect_record(struct run *r, json_t *rec)
 {
 	long pid = (long)json_integer_value(json_object_get(rec, "pid"));
 	struct group *g = NULL;
-	char *key;
+	char *key, origin[1024];
+	json_t *gi;
 
+	origin_key(origin, sizeof origin, rec);
 	if (json_object_get(rec, "repeat")) {
 		json_int_t n = json_integer_value(json_object_get(rec, "repeat"));
 		if (json_is_true(json_object_get(rec, "suppressed")) || n <= 0)
 			return;
-		g = find_reported(r, pid, str(rec, "caller"), str(rec, "problem"));
-		if (g) {
-			g->count += (unsigned long)n;
+		gi = json_object_get(r->reported, origin);
+		if (gi && (size_t)json_integer_value(gi) < r->n) {
+			r->g[json_integer_value(gi)].count += (unsigned long)n;
 			r->bad += (unsigned long)n;
 		}
 		return;
@@ -130,6 +138,7 @@ void collect_record(struct run *r, json_t *rec)
 	} else {
 		free(key);
 	}
+	json_object_set_new(r->reported, origin, json_integer((json_int_t)(g - r->g)));
 	g->count++;
 	group_pid(g, pid);
 	r->bad++;
@@ -172,9 +181,11 @@ static void read_log(struct run *r, const char *path)
 static void print_site(FILE *out, const struct group *g)
 {
 	json_t *fr = json_array_get(json_object_get(g->first, "frames"), 0);
+	const char *sys = str(g->first, "syscall");
 
-	fprintf(out, "rwcheck:   %lu x %s in %s() at %s", g->count, str(g->first, "problem"),
-		str(g->first, "call"), fr && *str(fr, "function") ? str(fr, "function") : "??");
+	fprintf(out, "rwcheck:   %lu x %s in %s(%s%s) at %s", g->count, str(g->first, "problem"),
+		str(g->first, "call"), *sys ? "SYS_" : "", sys,
+		fr && *str(fr, "function") ? str(fr, "function") : "??");
 	if (fr && *str(fr, "file"))
 		fprintf(out, " (%s:%lld)", str(fr, "file"), (long long)json_integer_value(json_object_get(fr, "line")));
 	else if (fr)
@@ -238,6 +249,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	r.other = json_array();
+	r.reported = json_object();
 	while ((de = readdir(d))) {
 		char path[4096];
 		if (strncmp(de->d_name, "rwcheck.", 8) != 0)
@@ -291,5 +303,6 @@ done:
 	free(r.g);
 	free(r.pids);
 	json_decref(r.other);
+	json_decref(r.reported);
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* collect.h: the wrapper's collector: the reports of every process of a
- * run, grouped by call site (same problem, same caller frames). */
+ * run, grouped by call site (same problem, same entry point, same caller
+ * frames). */
 #ifndef RWC_COLLECT_H
 #define RWC_COLLECT_H
 
@@ -7,7 +8,7 @@
 #include <stddef.h>
 
 struct group {
-	char *key;       /* problem + call + frame identities */
+	char *key;       /* problem + call (+ syscall) + frame identities */
 	json_t *first;   /* the first report of the group */
 	unsigned long count;
 	long pids[16];   /* the first processes it came from */
@@ -21,9 +22,14 @@ struct run {
 	long *pids;               /* distinct processes with bad calls */
 	size_t npids, pidcap;
 	json_t *other;            /* lines that are not reports (warnings) */
+	json_t *reported;         /* object: each report's process + caller +
+	                           * entry point + problem -> its group's index
+	                           * (valid until collect_sort) */
 };
 
-/* Adds one JSON record (a report or a repeat count) to R. */
+/* Adds one JSON record (a report or a repeat count) to R.  A repeat count
+ * is added to the group of the report its process made from the same
+ * caller, entry point and problem; it follows that report in the log. */
 void collect_record(struct run *r, json_t *rec);
 
 /* Groups, most frequent first. */

@@ -53,6 +53,8 @@ enum rwc_shape {
 struct rwc_call {
 	const char *name;         /* entry point, e.g. "pread64", "__read_chk" */
 	const char *sysname;      /* for syscall(): the system call's name */
+	unsigned entry;           /* the entry point's number (entry_id.h), with
+	                           * syscall() one per system call */
 	enum rwc_shape shape;
 	unsigned need;            /* enum rwc_need */
 	int fd;

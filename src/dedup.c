@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "entry_id.h"
 #include "fmt.h"
 #include "knobs.h"
 #include "log.h"
@@ -14,18 +15,20 @@
 
 _Static_assert(RWC_PROBLEM_COUNT <= 256, "a problem fits in a site key's low byte");
 
-/* The key (caller and problem together) is claimed in one compare-and-
- * swap, and every bad call, the claimer's too, adds to the count: a call
- * from the same site in another thread never sees half a claim (it once
- * saw the caller without the problem and took a second slot, or added to
- * a count the claimer then set to 1). */
-struct rwc_site *rwc_dedup_hit(uintptr_t pc, unsigned problem, const char *call, int *first)
+/* The key (caller, entry point and problem together) is claimed in one
+ * compare-and-swap, and every bad call, the claimer's too, adds to the
+ * count: a call from the same site in another thread never sees half a
+ * claim, so it never takes a second slot for the site nor loses a count.
+ * The slot holds nothing else: the names in the exit-time count come
+ * from the key. */
+struct rwc_site *rwc_dedup_hit(uintptr_t pc, unsigned entry, unsigned problem, int *first)
 {
-	uint64_t key = RWC_SITE_KEY(pc, problem);
-	uintptr_t h = (pc ^ (pc >> 17) ^ ((uintptr_t)problem * 0x9e3779b9u)) & (RWC_SITES - 1);
+	uint64_t key = RWC_SITE_KEY(pc, entry, problem);
+	/* Fibonacci hashing: the top bits of key * 2^64/phi. */
+	uintptr_t h = (uintptr_t)((key * 0x9e3779b97f4a7c15u) >> (64 - __builtin_ctz(RWC_SITES)));
 
 	*first = 1;
-	if (!rwc_knobs.dedup || pc == 0)
+	if (!rwc_knobs.dedup || pc == 0 || (uint64_t)pc >= RWC_SITE_PC_LIMIT)
 		return NULL;
 	for (unsigned i = 0; i < RWC_SITES; i++) {
 		struct rwc_site *s = &rwc_perproc->sites[(h + i) & (RWC_SITES - 1)];
@@ -34,7 +37,6 @@ struct rwc_site *rwc_dedup_hit(uintptr_t pc, unsigned problem, const char *call,
 		if (cur == 0) {
 			if (__atomic_compare_exchange_n(&s->key, &zero, key, 0, __ATOMIC_ACQ_REL,
 							__ATOMIC_ACQUIRE)) {
-				__atomic_store_n(&s->call, call, __ATOMIC_RELEASE);
 				__atomic_add_fetch(&rwc_perproc->nsites, 1, __ATOMIC_RELEASE);
 				__atomic_add_fetch(&s->count, 1, __ATOMIC_ACQ_REL);
 				return s;
@@ -50,10 +52,28 @@ struct rwc_site *rwc_dedup_hit(uintptr_t pc, unsigned problem, const char *call,
 	return NULL; /* full: report every call */
 }
 
+/* The entry point a key names: the call's name, and for syscall() the
+ * system call's (else NULL). */
+static const char *entry_name(unsigned entry, const char **sysname)
+{
+	static const char *const sysnames[] = {
+#define RWC_SYSNAME_(s) #s,
+		RWC_SYSCALLS_CHECKED(RWC_SYSNAME_)
+#undef RWC_SYSNAME_
+	};
+
+	*sysname = NULL;
+	if (entry < RWC_REAL_COUNT)
+		return rwc_real_names[entry];
+	if (entry - RWC_REAL_COUNT < sizeof sysnames / sizeof sysnames[0])
+		*sysname = sysnames[entry - RWC_REAL_COUNT];
+	return "syscall";
+}
+
 static void flush_one(const struct rwc_site *s, unsigned more)
 {
 	uint64_t key = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
-	const char *call = __atomic_load_n(&s->call, __ATOMIC_ACQUIRE);
+	const char *sysname, *call = entry_name(RWC_SITE_ENTRY(key), &sysname);
 	char buf[512];
 	struct rwc_fmt o;
 
@@ -62,7 +82,11 @@ static void flush_one(const struct rwc_site *s, unsigned more)
 		rwc_fmt_str(&o, "{\"repeat\":");
 		rwc_fmt_u64(&o, more);
 		rwc_fmt_str(&o, ",\"call\":");
-		rwc_fmt_json_str(&o, call ? call : "?");
+		rwc_fmt_json_str(&o, call);
+		if (sysname) {
+			rwc_fmt_str(&o, ",\"syscall\":");
+			rwc_fmt_json_str(&o, sysname);
+		}
 		rwc_fmt_str(&o, ",\"problem\":");
 		rwc_fmt_json_str(&o, rwc_problem_name((enum rwc_problem)RWC_SITE_PROBLEM(key)));
 		rwc_fmt_str(&o, ",\"pid\":");
@@ -81,7 +105,11 @@ static void flush_one(const struct rwc_site *s, unsigned more)
 		rwc_fmt_str(&o, "like the one reported above from ");
 		rwc_fmt_hex(&o, RWC_SITE_PC(key));
 		rwc_fmt_str(&o, " (");
-		rwc_fmt_str(&o, call ? call : "?");
+		rwc_fmt_str(&o, call);
+		if (sysname) {
+			rwc_fmt_str(&o, " SYS_");
+			rwc_fmt_str(&o, sysname);
+		}
 		rwc_fmt_str(&o, ", ");
 		rwc_fmt_str(&o, rwc_problem_name((enum rwc_problem)RWC_SITE_PROBLEM(key)));
 		rwc_fmt_str(&o, ")\n");

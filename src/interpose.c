@@ -45,9 +45,12 @@
 		return failed
 #define CHECK(...) CHECK_OR(-1, __VA_ARGS__)
 
-#define BUFC(n, nd, b, cnt) .name = #n, .shape = RWC_SHAPE_BUF, .need = (nd), .fd = fd, \
+/* The entry point's name and number (entry_id.h). */
+#define NAMED(n) .name = #n, .entry = RWC_IDX_##n
+
+#define BUFC(n, nd, b, cnt) NAMED(n), .shape = RWC_SHAPE_BUF, .need = (nd), .fd = fd, \
 	.buf = (b), .count = (cnt)
-#define IOVC(n, nd) .name = #n, .shape = RWC_SHAPE_IOV, .need = (nd), .fd = fd, \
+#define IOVC(n, nd) NAMED(n), .shape = RWC_SHAPE_IOV, .need = (nd), .fd = fd, \
 	.iov = iov, .iovcnt = iovcnt
 
 #define RWC_BUF(n, nd, bt)                                              \
@@ -149,7 +152,7 @@
 #define RWC_MSG(n, nd, mt)                                              \
 	ENTRY ssize_t n(int fd, mt msg, int flags)                      \
 	{                                                               \
-		CHECK(.name = #n, .shape = RWC_SHAPE_MSG, .need = (nd), .fd = fd, .msg = msg); \
+		CHECK(NAMED(n), .shape = RWC_SHAPE_MSG, .need = (nd), .fd = fd, .msg = msg); \
 		return REAL(n)(fd, msg, flags);                         \
 	}
 
@@ -160,7 +163,7 @@
 	ENTRY int n(int fd, struct mmsghdr *vec, unsigned int vlen, int flags \
 		    extra(, struct timespec *timeout))                  \
 	{                                                               \
-		CHECK(.name = #n, .shape = RWC_SHAPE_MMSG, .need = (nd), .fd = fd, \
+		CHECK(NAMED(n), .shape = RWC_SHAPE_MMSG, .need = (nd), .fd = fd, \
 		      .msg = vec, .iovcnt = (long)vlen);                \
 		return REAL(n)(fd, vec, vlen, flags extra(, timeout));  \
 	}
@@ -170,7 +173,7 @@
 	ENTRY ssize_t n(int out_fd, int in_fd, ot *off, size_t count)   \
 	{                                                               \
 		FAST(!off && count <= (size_t)SSIZE_MAX, REAL(n)(out_fd, in_fd, off, count)); \
-		CHECK(.name = #n, .shape = RWC_SHAPE_XFER, .fd = in_fd, .fd2 = out_fd, \
+		CHECK(NAMED(n), .shape = RWC_SHAPE_XFER, .fd = in_fd, .fd2 = out_fd, \
 		      .count = count, .offp = {(int64_t *)off, NULL}, .offname = {"offset", NULL}); \
 		return REAL(n)(out_fd, in_fd, off, count);              \
 	}
@@ -180,7 +183,7 @@
 	{                                                               \
 		FAST(!off_in && !off_out && len <= (size_t)SSIZE_MAX,   \
 		     REAL(n)(in, off_in, out, off_out, len, flags));    \
-		CHECK(.name = #n, .shape = RWC_SHAPE_XFER, .fd = in, .fd2 = out, .count = len, \
+		CHECK(NAMED(n), .shape = RWC_SHAPE_XFER, .fd = in, .fd2 = out, .count = len, \
 		      .offp = {(int64_t *)off_in, (int64_t *)off_out},  \
 		      .offname = {"off_in", "off_out"});                \
 		return REAL(n)(in, off_in, out, off_out, len, flags);   \
@@ -190,7 +193,7 @@
 	ENTRY ssize_t n(pid_t pid, const struct iovec *iov, unsigned long iovcnt, \
 			const struct iovec *riov, unsigned long riovcnt, unsigned long flags) \
 	{                                                               \
-		CHECK(.name = #n, .shape = RWC_SHAPE_PVM, .need = (nd), .fd = pid, \
+		CHECK(NAMED(n), .shape = RWC_SHAPE_PVM, .need = (nd), .fd = pid, \
 		      .iov = iov, .iovcnt = (long)iovcnt, .riov = riov, .riovcnt = (long)riovcnt); \
 		return REAL(n)(pid, iov, iovcnt, riov, riovcnt, flags); \
 	}
@@ -198,7 +201,7 @@
  * reads and writes go to its buffer, inside libc).  size * n overflowing
  * is a count of SIZE_MAX: count-too-large. */
 #define STDIO_COUNT(size, k) ((k) && (size) > SIZE_MAX / (k) ? SIZE_MAX : (size) * (k))
-#define STDIOC(n, nd, b, cnt) .name = #n, .shape = RWC_SHAPE_BUF, .need = (nd), .fd = -1, \
+#define STDIOC(n, nd, b, cnt) NAMED(n), .shape = RWC_SHAPE_BUF, .need = (nd), .fd = -1, \
 	.stream = stream, .buf = (b), .count = (cnt)
 #define RWC_STDIO(n, nd, bt)                                            \
 	ENTRY size_t n(bt ptr, size_t size, size_t k, FILE *stream)     \

@@ -17,19 +17,23 @@
 
 #define RWC_SITES 1024 /* power of two */
 
-/* One call site that made a bad call: the caller's return address and
- * the problem, claimed together in one compare-and-swap; reported once,
- * then counted. */
+/* One call site that made a bad call: the caller's return address, the
+ * entry point (entry_id.h) and the problem, claimed together in one
+ * compare-and-swap; reported once, then counted. */
 struct rwc_site {
-	uint64_t key;         /* RWC_SITE_KEY(pc, problem); 0: free slot */
+	uint64_t key;         /* RWC_SITE_KEY(pc, entry, problem); 0: free slot */
 	unsigned count;       /* bad calls seen, the reported one included */
 	int suppressed;       /* a suppression matched its report */
-	const char *call;     /* the entry point's name */
 };
 
-/* (A user-space return address fits in 56 bits; a problem in 8.) */
-#define RWC_SITE_KEY(pc, problem) ((uint64_t)(pc) << 8 | ((uint64_t)(problem) & 0xff))
-#define RWC_SITE_PC(key) ((uintptr_t)((key) >> 8))
+/* The caller in bits 16..63, the entry point in 8..15, the problem in 0..7.
+ * A return address at or above RWC_SITE_PC_LIMIT (2^48: above every Linux
+ * ABI's default user address space) has no key; a pc of 0 neither. */
+#define RWC_SITE_PC_LIMIT ((uint64_t)1 << 48)
+#define RWC_SITE_KEY(pc, entry, problem) \
+	((uint64_t)(pc) << 16 | ((uint64_t)(entry) & 0xff) << 8 | ((uint64_t)(problem) & 0xff))
+#define RWC_SITE_PC(key) ((uintptr_t)((key) >> 16))
+#define RWC_SITE_ENTRY(key) ((unsigned)((key) >> 8 & 0xff))
 #define RWC_SITE_PROBLEM(key) ((unsigned)((key) & 0xff))
 
 struct rwc_perproc {

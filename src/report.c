@@ -193,7 +193,7 @@ int rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 	 * (ownmem.c: the state moves there, a window of microseconds). */
 	vforked = rwc_ownmem_get() == 0 || rwc_in_vfork_child();
 	if (!vforked) {
-		site = rwc_dedup_hit((uintptr_t)c->caller, f->problem, c->name, &first);
+		site = rwc_dedup_hit((uintptr_t)c->caller, c->entry, f->problem, &first);
 		if (!first)
 			return !__atomic_load_n(&site->suppressed, __ATOMIC_ACQUIRE);
 		locked = lock_report();

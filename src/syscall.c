@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "call.h"
+#include "entry_id.h"
 #include "mapview.h"
 #include "mapwatch.h"
 #include "ownmem.h"
@@ -22,9 +23,11 @@ static int describe(long nr, const long *a, struct rwc_call *c)
 	c->name = "syscall";
 	c->fd = (int)a[0];
 	switch (nr) {
-#define BUF(sys, nd) case SYS_##sys: c->sysname = #sys; c->shape = RWC_SHAPE_BUF; c->need = nd; \
+/* (The system call's name and its number as an entry point, entry_id.h.) */
+#define SYS(sys) case SYS_##sys: c->sysname = #sys; c->entry = RWC_ENTRY_SYS_##sys
+#define BUF(sys, nd) SYS(sys); c->shape = RWC_SHAPE_BUF; c->need = nd; \
 		c->buf = (const void *)a[1]; c->count = (size_t)a[2]
-#define IOV(sys, nd) case SYS_##sys: c->sysname = #sys; c->shape = RWC_SHAPE_IOV; c->need = nd; \
+#define IOV(sys, nd) SYS(sys); c->shape = RWC_SHAPE_IOV; c->need = nd; \
 		c->iov = (const struct iovec *)a[1]; c->iovcnt = (int)a[2]
 	BUF(read, RWC_NEED_WRITE); return 1;
 	BUF(write, RWC_NEED_READ); return 1;
@@ -44,10 +47,11 @@ static int describe(long nr, const long *a, struct rwc_call *c)
 	IOV(pwritev2, RWC_NEED_READ); c->has_offset = 1; c->offset = a[3];
 		c->offset_minus_one_ok = 1; return 1;
 #endif
-	case SYS_recvmsg: c->sysname = "recvmsg"; c->shape = RWC_SHAPE_MSG;
+	SYS(recvmsg); c->shape = RWC_SHAPE_MSG;
 		c->need = RWC_NEED_WRITE; c->msg = (const void *)a[1]; return 1;
-	case SYS_sendmsg: c->sysname = "sendmsg"; c->shape = RWC_SHAPE_MSG;
+	SYS(sendmsg); c->shape = RWC_SHAPE_MSG;
 		c->need = RWC_NEED_READ; c->msg = (const void *)a[1]; return 1;
+#undef SYS
 #undef BUF
 #undef IOV
 	}

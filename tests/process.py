@@ -3,6 +3,7 @@ fails are unchanged; concurrent bad calls give one whole report each;
 a forked child reports to its own log; calls made before the library's
 constructor (another preloaded library's) are checked."""
 import os
+import re
 from rwctest import ok, done, victim, check_clean, Run, VICTIM, LIB, BUILD
 
 for e in ["read_ebadf", "read_eisdir", "pread_espipe", "read_eagain"]:
@@ -35,6 +36,42 @@ for i in range(40):  # (no frames: a run takes milliseconds)
 r = victim("threads", "bad", fmt="text")
 ok(r.log.count("[buf-unmapped]") == 1 and "99 more bad calls like the one reported above" in r.log,
    "dedup in text: one report and a line with the count", r.log[-600:])
+
+# A call site is (entry point, caller, problem): two entry points called
+# from ONE call instruction through a table of function pointers, 3 rounds:
+# two reports, each named after its own entry point, each counted 3 times
+# (issue 12: both were named after the first, the second folded into it).
+def entry(x):
+    return x["call"] + (" " + x["syscall"] if "syscall" in x else "")
+
+
+for case, calls in [("dedup_pread", ["pread", "pread64"]), ("dedup_preadv2", ["preadv2", "preadv64v2"]),
+                    ("dedup_recv", ["recv", "__recv_chk"]),
+                    ("dedup_syscall", ["syscall pread64", "syscall read"])]:
+    check_clean(case)
+    r = victim(case, "bad")
+    site = r.sites[-1] if r.sites else ("?", -1)
+    callers = set(x["caller"] for x in r.reports)
+    ok(sorted(entry(x) for x in r.reports) == sorted(calls) and len(callers) == 1 and not r.bad_json and
+       all(x["problem"] == "buf-unmapped" and x["frames"] and x["frames"][0].get("function") == site[0]
+           and x["frames"][0].get("line") == site[1] for x in r.reports),
+       "%s bad: one report per entry point (%s), all from %s at victim.c:%d" % (case, ", ".join(calls), *site),
+       r.describe()[:3000])
+    ok(sorted((entry(x), x["repeat"], x["caller"], x["problem"]) for x in r.repeats) ==
+       [(c, 2, min(callers), "buf-unmapped") for c in sorted(calls)],
+       "%s bad: each entry point's repeats counted apart (2 more each)" % case, r.describe()[:3000])
+r = victim("dedup_same", "bad")
+ok(len(r.reports) == 1 and r.reports[0]["call"] == "pread" and
+   [(x["call"], x["repeat"], x["caller"]) for x in r.repeats] == [("pread", 5, r.reports[0]["caller"])],
+   "dedup_same bad: one entry point twice from one call: one report, 5 more", r.describe()[:3000])
+check_clean("dedup_same")
+r = victim("dedup_pread", "bad", env={"RWCHECK_DEDUP": "0"})
+ok(sorted(x["call"] for x in r.reports) == ["pread"] * 3 + ["pread64"] * 3 and not r.repeats,
+   "dedup_pread bad, RWCHECK_DEDUP=0: every call reported under its own name", r.describe()[:3000])
+r = victim("dedup_pread", "bad", fmt="text")
+more = re.findall(r"2 more bad calls like the one reported above from 0x[0-9a-f]+ \((\S+), buf-unmapped\)", r.log)
+ok(r.log.count("[buf-unmapped]") == 2 and sorted(more) == ["pread", "pread64"],
+   "dedup_pread bad, text: two reports and a count line for each entry point", r.log[-1500:])
 
 r = victim("fork", "bad")
 pids = sorted(set(x["pid"] for x in r.reports))

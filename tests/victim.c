@@ -639,6 +639,64 @@ static void c_dedup_race(void)
 	ret = 0;
 }
 
+/* Two entry points called through a table of function pointers from ONE
+ * call instruction (in a function of its own, noinline and noclone: the
+ * victim's CFLAGS end with the user's -O2), 3 rounds: a call site is
+ * (entry point, caller, problem), so each entry point is reported once and
+ * counted 3 times.  dedup_same: the twin, one entry point twice in the
+ * table: one site, counted 6 times. */
+#define ROUNDS 3
+#define ONE_CALL __attribute__((noinline, noclone))
+typedef ssize_t (*pread_fn)(int, void *, size_t, off_t);   /* off_t is off64_t on 64-bit ABIs */
+typedef ssize_t (*preadv2_fn)(int, const struct iovec *, int, off_t, int);
+typedef ssize_t (*recv_chk_fn)(int, void *, size_t, size_t, int);
+static ONE_CALL void one_pread(pread_fn f, char *b) { SITE(); ret = f(file_fd, b, N, 0); }
+static ONE_CALL void one_preadv2(preadv2_fn f, struct iovec *v) { SITE(); ret = f(file_fd, v, 2, 0, 0); }
+/* recv(fd, buf, len, flags) through __recv_chk's type: its 4th argument
+ * (__recv_chk's buflen, >= N) is recv's flags, MSG_DONTWAIT|MSG_NOSIGNAL
+ * (nothing waits after the first call; a receive ignores MSG_NOSIGNAL);
+ * the 5th, __recv_chk's flags, recv never reads. */
+static ONE_CALL void one_recv(recv_chk_fn f, char *b)
+{
+	SITE(); ret = f(sock[0], b, N, MSG_DONTWAIT | MSG_NOSIGNAL, MSG_DONTWAIT);
+}
+static ONE_CALL void one_syscall(long nr, char *b) { SITE(); ret = syscall(nr, file_fd, b, N, 0); }
+
+static void pread_table(pread_fn f0, pread_fn f1)
+{
+	pread_fn t[2] = {f0, f1};
+	char *b = buffer();
+	for (int k = 0; k < 2 * ROUNDS; k++)
+		one_pread(t[k % 2], b);
+}
+static void c_dedup_pread(void) { pread_table(pread, (pread_fn)pread64); }
+static void c_dedup_same(void) { pread_table(pread, pread); }
+static void c_dedup_preadv2(void)
+{
+	preadv2_fn t[2] = {preadv2, (preadv2_fn)preadv64v2};
+	struct iovec v[2];
+	vec(v, buffer());
+	for (int k = 0; k < 2 * ROUNDS; k++)
+		one_preadv2(t[k % 2], v);
+}
+static void c_dedup_recv(void)
+{
+	recv_chk_fn t[2] = {(recv_chk_fn)(void (*)(void))recv, __recv_chk};
+	char *b = buffer();
+	for (int k = 0; k < 2 * ROUNDS; k++)
+		one_recv(t[k % 2], b);
+}
+/* syscall() with two numbers from one call: two sites too. */
+static void c_dedup_syscall(void)
+{
+	static const long nr[2] = {SYS_read, SYS_pread64};
+	char *b = buffer();
+	for (int k = 0; k < 2 * ROUNDS; k++) {
+		lseek(file_fd, 0, SEEK_SET);
+		one_syscall(nr[k % 2], b);
+	}
+}
+
 /* ---- fork: the child's report goes to its own log (%p) ------------ */
 static void c_fork(void)
 {
@@ -1161,7 +1219,8 @@ static const struct {
 	E(threads), E(fork), E(signals), E(signal_malloc), E(churn), E(vfork), E(fds), E(closeall),
 	E(sigcgt), E(oddpaths), E(manymaps), E(fork_during_report), E(secret), E(hole_after_report),
 	E(first_munmap), E(first_raw_munmap), E(first_free), E(first_vfork), E(first_fork),
-	E(first_rawfork), E(first_threads), E(dedup_race),
+	E(first_rawfork), E(first_threads), E(dedup_race), E(dedup_pread), E(dedup_same),
+	E(dedup_preadv2), E(dedup_recv), E(dedup_syscall),
 #undef E
 };
 

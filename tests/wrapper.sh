@@ -52,6 +52,33 @@ t "$([ $st = 0 ] && [ ! -s "$err" ]; echo $?)" "the same run with a suppression:
 grep -q '^rwcheck:   50 x buf-unmapped' "$err" && tail -n 1 "$err" | grep -qx 'rwcheck: 50 bad calls from 1 call site in 1 process'
 t $? "a bad call in a loop: reported once, counted 50 times"
 
+# Repeats are counted for the process that made them, whichever process's
+# report was printed for the call site.
+"$W" -- sh -c "'$B' 5 & '$B' 5; wait" >/dev/null 2>"$err"
+grep -q '^rwcheck:   10 x buf-unmapped in pread() at main (.*bad-child.c:[0-9]*), from 2 processes' "$err" &&
+	tail -n 1 "$err" | grep -qx 'rwcheck: 10 bad calls from 1 call site in 2 processes'
+t $? "two processes, 5 bad calls each from one site: counted 10 times"
+# A call site is (entry point, caller frames, problem): two entry points
+# called from one call instruction, 3 times each, are two sites (issue 12).
+for pair in "dedup_pread pread() pread64()" "dedup_preadv2 preadv2() preadv64v2()" \
+	    "dedup_recv recv() __recv_chk()" "dedup_syscall syscall(SYS_read) syscall(SYS_pread64)"; do
+	set -- $pair
+	"$W" -- "$V" "$1" bad >/dev/null 2>"$err"
+	fn=$(sed -n 's/.* x buf-unmapped in [^ ]* at \([a-z_0-9]*\) (.*victim.c:[0-9]*), from 1 process .*/\1/p' "$err" | sort -u)
+	grep -Fq "rwcheck:   3 x buf-unmapped in $2 at $fn (" "$err" && grep -Fq "rwcheck:   3 x buf-unmapped in $3 at $fn (" "$err" &&
+		[ "$(grep -c 'bytes 100..4095 of .* are not mapped \[buf-unmapped\]$' "$err")" = 2 ] &&
+		[ "$(grep -Fc "]: ${2%)}" "$err")" = 1 ] && [ "$(grep -Fc "]: ${3%)}" "$err")" = 1 ] &&
+		tail -n 1 "$err" | grep -qx 'rwcheck: 6 bad calls from 2 call sites in 1 process'
+	st=$?
+	t $st "$1: $2 and $3 from one call in $fn: two call sites, a report named after each, 3 calls each"
+	[ $st = 0 ] || grep '^rwcheck: ' "$err" | sed 's/^/# /'
+done
+"$W" -- "$V" dedup_same bad >/dev/null 2>"$err"
+grep -q '^rwcheck:   6 x buf-unmapped in pread() at one_pread (.*victim.c:[0-9]*), from 1 process' "$err" &&
+	[ "$(grep -c 'bytes 100..4095 of buf are not mapped' "$err")" = 1 ] &&
+	tail -n 1 "$err" | grep -qx 'rwcheck: 6 bad calls from 1 call site in 1 process'
+t $? "dedup_same: one entry point twice from one call: one call site, counted 6 times"
+
 "$W" --quiet -- "$B" >/dev/null 2>"$err"; st=$?
 t "$([ $st = 1 ] && [ "$(wc -l <"$err")" = 1 ] && grep -q '^rwcheck: 1 bad call from 1 call site in 1 process$' "$err"; echo $?)" "--quiet: only the summary line"
 
