@@ -1,6 +1,7 @@
 /* unwind.c: backtraces with a lazily loaded libunwind (see unwind.h).
  * The load (dlopen) allocates and takes the loader's lock; the unwinding
- * itself is libunwind's local, signal-safe unw_step. */
+ * itself is libunwind's local, signal-safe unw_step.  The pipe libunwind
+ * opens to probe memory is closed after each use (see below). */
 #include "config.h"
 
 #define UNW_LOCAL_ONLY
@@ -11,7 +12,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
-#include <string.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -62,77 +63,112 @@ static int load_unwind(void)
 	return ok;
 }
 
-/* libunwind opens a pipe at its first use, to probe memory, and keeps it:
- * two descriptors the program would see.  At that first use we learn the
- * pair of descriptor numbers that appeared, and find where libunwind keeps
- * them (the pair occurs exactly once in its writable data); after each
- * backtrace we close them and store -1 there: libunwind re-opens the pipe
- * when it next needs it (it tries the pipe first).  Backtraces run under
- * the report lock only (see report.c), so no other thread is inside
- * libunwind meanwhile.  If the pair is not found exactly once, the pipe
- * stays open (close-on-exec, so no child inherits it). */
-#define FD_SCAN 1024
+/* libunwind's memory probe.  libunwind (1.6, src/x86_64/Ginit.c) keeps a
+ * pipe in a static `int mem_validate_pipe[2] = {-1, -1}`: its first
+ * unw_init_local opens it (pipe2, O_CLOEXEC), and a probe (unw_step checks
+ * the addresses it reads) first reads a byte from [0] and, if that fails
+ * other than with EAGAIN (EBADF for -1), opens a new pipe there.  Its two
+ * descriptors take the program's lowest free numbers (0 if stdin is
+ * closed).  No interface turns the probe off or names the variable.
+ *
+ * We find the variable at our first use, which initializes libunwind:
+ * before it, the int pairs of libunwind's writable segments that are
+ * {-1, -1}; after it, the one among them that holds the two ends of one
+ * pipe (read end, write end, same inode).  Descriptor numbers alone would
+ * not do: a pair like {0, 3} occurs in its data by chance.  After each
+ * use we close both ends and store -1, so the next probe opens a pipe
+ * again, which the next drop closes.  Our uses run under the report lock
+ * (or in the constructor, before the program runs), one at a time, so
+ * between them the variable holds -1, never a number the program may
+ * reuse (a probe would read or write the program's descriptor): when a
+ * function of this file returns, no descriptor of ours is open, whichever
+ * numbers the program had closed.  A fork() child of a thread that forked
+ * during a use closes the ends it inherited (atfork handler).  The pipe is
+ * visible only to the program's other threads, during a use.
+ *
+ * Limits.  A program that links the same libunwind and unwinds in
+ * another thread during our use shares the variable: its probe may find
+ * the pipe closed (a shorter trace for it), or, if a third thread got the
+ * number in between, probe through that descriptor; we accept that rather
+ * than leave a pipe in every such program.  A libunwind the program had
+ * initialized before our first use has its own pipe open already (no
+ * change to find, nothing of ours opened); one whose variable is not
+ * found keeps its pipe open, close-on-exec. */
+#define PIPE_CANDS 64
+static int *cand[PIPE_CANDS];
+static int ncand;
 static int *unw_pipe;
 
-struct find {
-	int rfd, wfd, hits;
-	int *where;
-};
-
-static int find_pair(struct dl_phdr_info *info, size_t size, void *arg)
+/* Is A in a segment of the object INFO? */
+static int owns(const struct dl_phdr_info *info, uintptr_t a)
 {
-	struct find *f = arg;
-
-	(void)size;
-	if (!info->dlpi_name || !strstr(info->dlpi_name, "libunwind"))
-		return 0;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		int *p, *e;
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
 
-		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W))
-			continue;
-		p = (int *)(info->dlpi_addr + ph->p_vaddr);
-		e = (int *)(info->dlpi_addr + ph->p_vaddr + ph->p_memsz) - 1;
-		for (p = (int *)(((uintptr_t)p + 3) & ~(uintptr_t)3); p < e; p++)
-			if (p[0] == f->rfd && p[1] == f->wfd) {
-				f->hits++;
-				f->where = p;
-			}
+		if (ph->p_type == PT_LOAD && a >= lo && a - lo < ph->p_memsz)
+			return 1;
 	}
 	return 0;
 }
 
-static void learn_pipe(const unsigned char *before)
+/* Records in cand[] the {-1, -1} int pairs of the writable segments of
+ * the object holding libunwind's code; more than PIPE_CANDS: none. */
+static int find_unset(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	struct find f = {-1, -1, 0, NULL};
+	(void)size;
+	(void)arg;
+	if (!owns(info, (uintptr_t)U.init_local))
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
 
-	for (int fd = 0; fd < FD_SCAN; fd++) {
-		struct stat st;
-		int fl;
-
-		if (before[fd] || fcntl(fd, F_GETFD) == -1 || fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W))
 			continue;
-		fl = fcntl(fd, F_GETFL);
-		if ((fl & O_ACCMODE) == O_RDONLY && f.rfd < 0)
-			f.rfd = fd;
-		else if ((fl & O_ACCMODE) == O_WRONLY && f.wfd < 0)
-			f.wfd = fd;
+		for (int *p = (int *)((lo + 3) & ~(uintptr_t)3), *e = (int *)(lo + ph->p_memsz) - 1; p < e; p++)
+			if (p[0] == -1 && p[1] == -1) {
+				if (ncand == PIPE_CANDS) {
+					ncand = 0;
+					return 1;
+				}
+				cand[ncand++] = p;
+			}
 	}
-	if (f.rfd < 0 || f.wfd < 0)
-		return;
-	dl_iterate_phdr(find_pair, &f);
-	if (f.hits == 1)
-		unw_pipe = f.where;
+	return 1;
+}
+
+/* Are R and W the read and the write end of one pipe? */
+static int pipe_ends(int r, int w)
+{
+	struct stat a, b;
+
+	return r >= 0 && w >= 0 && r != w && fstat(r, &a) == 0 && fstat(w, &b) == 0 && S_ISFIFO(a.st_mode) &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino && (fcntl(r, F_GETFL) & O_ACCMODE) == O_RDONLY &&
+	       (fcntl(w, F_GETFL) & O_ACCMODE) == O_WRONLY;
 }
 
 static void drop_pipe(void)
 {
-	if (unw_pipe && unw_pipe[0] >= 0 && unw_pipe[1] >= 0) {
-		close(unw_pipe[0]);
-		close(unw_pipe[1]);
-		unw_pipe[0] = unw_pipe[1] = -1;
-	}
+	for (int i = 0; unw_pipe && i < 2; i++)
+		if (unw_pipe[i] >= 0) {
+			close(unw_pipe[i]);
+			unw_pipe[i] = -1;
+		}
+}
+
+/* After libunwind's initialization: the one candidate that became a pipe. */
+static void learn_pipe(void)
+{
+	int *hit = NULL, hits = 0;
+
+	for (int i = 0; i < ncand; i++)
+		if ((cand[i][0] != -1 || cand[i][1] != -1) && pipe_ends(cand[i][0], cand[i][1])) {
+			hit = cand[i];
+			hits++;
+		}
+	if (hits == 1 && pthread_atfork(NULL, NULL, drop_pipe) == 0)
+		unw_pipe = hit;
 }
 
 /* Loads libunwind (MAY_LOAD), learns its pipe at the first use, and
@@ -141,21 +177,17 @@ static void drop_pipe(void)
 static inline __attribute__((always_inline)) int begin(unw_context_t *uc, unw_cursor_t *c, int may_load)
 {
 	static int learned;
-	unsigned char before[FD_SCAN];
 	int first = 0, ok;
 
 	if (!may_load || !rwc_once(&once, load_unwind))
 		return 0;
 	if (!learned) {
-		first = 1;
-		for (int fd = 0; fd < FD_SCAN; fd++)
-			before[fd] = fcntl(fd, F_GETFD) != -1;
+		learned = first = 1;
+		dl_iterate_phdr(find_unset, NULL);
 	}
 	ok = U.getcontext(uc) == 0 && U.init_local(c, uc) >= 0;
-	if (ok && first) {
-		learned = 1;
-		learn_pipe(before);
-	}
+	if (first)
+		learn_pipe();
 	if (!ok)
 		drop_pipe();
 	return ok;
