@@ -18,6 +18,7 @@
 #include "guard.h"
 #include "heapmap.h"
 #include "knobs.h"
+#include "log.h"
 #include "mapwatch.h"
 #include "ownmem.h"
 #include "real.h"
@@ -27,6 +28,7 @@
 __attribute__((destructor)) static void rwc_fini(void)
 {
 	rwc_dedup_flush();
+	rwc_log_dropped_note();
 }
 
 /* The knobs that must act before main: allocation origins (blocks are
@@ -62,6 +64,7 @@ __attribute__((constructor)) static void rwc_init(void)
 
 	rwc_real_bind_early();
 	rwc_ownmem_start();
+	rwc_log_start();
 	want = early_knobs();
 	rwc_depth++; /* the unwinders' own calls (libunwind probes memory with write) */
 	if (want & 1)

@@ -11,7 +11,14 @@
 /* Expands %p and %% of TMPL into OUT: 0, or -1 if it does not fit. */
 int rwc_log_expand(const char *tmpl, pid_t pid, char *out, size_t cap);
 
+/* To RWCHECK_LOG, or to stderr while descriptor 2 is still the file the
+ * process started with (else the message is dropped and counted). */
 void rwc_log_write(const char *buf, size_t len);
+
+/* From the constructor: which file stderr is. */
+void rwc_log_start(void);
+/* At exit: how many messages were dropped, if stderr is ours again. */
+void rwc_log_dropped_note(void);
 
 /* "rwcheck[pid]: warning: MSG[: EXTRA]\n" */
 void rwc_log_warning(const char *msg, const char *extra);
