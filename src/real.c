@@ -32,12 +32,11 @@ static void die_missing(const char *name)
  * it (symscope.h): the next module after this one that defines the name
  * for libc's version of it — glibc's libc_malloc_debug.so too, which
  * dlsym(RTLD_NEXT) skips. */
-static void *bind_next(unsigned idx)
+static void *bind_next(unsigned idx, const char *name)
 {
-	const char *name = rwc_real_names[idx];
 	void *p = NULL;
 
-	if (idx >= RWC_IDX_malloc && idx <= RWC_IDX_pvalloc &&
+	if (idx - RWC_IDX_malloc <= RWC_IDX_pvalloc - RWC_IDX_malloc &&
 	    rwc_sym_first(name, rwc_libc_symver(name), rwc_sym_self(), &p))
 		return p;
 	return dlsym(RTLD_NEXT, name);
@@ -48,7 +47,7 @@ void *rwc_real_bind(unsigned idx)
 	void *p;
 
 	rwc_binding++;
-	p = bind_next(idx);
+	p = bind_next(idx, rwc_real_names[idx]);
 	rwc_binding--;
 	if (!p) {
 		/* Optional in older glibc: treat as absent, never called. */
