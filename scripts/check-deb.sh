@@ -226,7 +226,7 @@ lint() { # BUILD_ONLY
 	lintian --fail-on none -I -L +pedantic --show-overrides \
 		"$OUT"/rwcheck_"$VERSION"_*.changes "$OUT/rwcheck_$VERSION.dsc" >"$out" 2>&1 || rc=$?
 	timed lintian "$t0"
-	say "lintian $(lintian --version | sed 's/^Lintian v//') on the .changes (.debs, .buildinfo) and the .dsc ($(elapsed "$t0")):"
+	say "lintian $(lintian --version | sed 's/^Lintian v//') on the .changes (.debs, .buildinfo) and the .dsc (${TIMES[-1]#lintian }):"
 	grep -v '^running with root privileges' "$out" | sed 's/^/  | /'
 	n_e=$(grep -c '^E: ' "$out" || true); n_w=$(grep -c '^W: ' "$out" || true); n_o=$(grep -c '^O: ' "$out" || true)
 	[ "$rc" -eq 0 ] || die "lintian failed (exit status $rc)"
