@@ -12,6 +12,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     python3 git perl coreutils gzip tar groff-base man-db ca-certificates \
     valgrind cppcheck clang-tidy clang libclang-rt-dev \
     libjemalloc2 libtcmalloc-minimal4 \
+    debhelper dpkg-dev lintian debootstrap \
     >/dev/null
 
 # The SARIF validator for the tests (Microsoft's SARIF multitool, from the
