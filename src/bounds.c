@@ -22,26 +22,38 @@ static uintptr_t range_end(uintptr_t p, size_t n)
 
 #define SIZE_SZ sizeof(size_t)
 
-/* Is the header readable?  The fast path asks the cached view only; the
- * full check (FULL) brings the view up to date. */
-static int header_readable(uintptr_t p, int full)
+/* chunk_usable()'s answer when the fast path cannot tell. */
+#define UNKNOWN SIZE_MAX
+
+/* heap()'s answer in the fast path when a header it needs is UNKNOWN: not
+ * a verdict; the full check decides. */
+#define HEAP_UNSURE (-1)
+
+/* The usable bytes of the block at P from its chunk header: 0 for no
+ * readable header.  The fast path (FULL 0) reads it only where the cached
+ * view vouches for it, else answers UNKNOWN, never 0: the view may have
+ * gone stale since this call's buffer was found mapped in it (another
+ * thread changed the map in between), and a header the view cannot vouch
+ * for is no sign that no block is there.  The full check (FULL 1) brings
+ * the view up to date. */
+static size_t chunk_usable(uintptr_t p, int full)
 {
 	struct rwc_verdict v;
 
 	if (p < 2 * SIZE_SZ)
 		return 0;
-	if (rwc_quick_range((const void *)(p - 2 * SIZE_SZ), 2 * SIZE_SZ, RWC_NEED_READ))
-		return 1;
-	return full && rwc_map_verdict(p - 2 * SIZE_SZ, 2 * SIZE_SZ, RWC_NEED_READ, &v) == RWC_OK;
+	if (!rwc_quick_range((const void *)(p - 2 * SIZE_SZ), 2 * SIZE_SZ, RWC_NEED_READ)) {
+		if (!full)
+			return UNKNOWN;
+		if (rwc_map_verdict(p - 2 * SIZE_SZ, 2 * SIZE_SZ, RWC_NEED_READ, &v) != RWC_OK)
+			return 0;
+	}
+	return rwc_chunk_usable(((const size_t *)p)[-1]);
 }
 
-static size_t chunk_usable(uintptr_t p, int full)
-{
-	return header_readable(p, full) ? rwc_chunk_usable(((const size_t *)p)[-1]) : 0;
-}
-
-static enum rwc_problem heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi,
-			     int full)
+/* RWC_OK or RWC_HEAP_OVERFLOW (what holds the buffer in B, the bad bytes
+ * [*BLO, *BHI)); in the fast path (FULL 0) also HEAP_UNSURE. */
+static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi, int full)
 {
 	uintptr_t live, freed = 0;
 	size_t ls = 0, fs = 0;
@@ -50,12 +62,12 @@ static enum rwc_problem heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintpt
 	if (rwc_hm_nothing_below(p))
 		return RWC_OK;
 	live = rwc_hm_prev(p, 0, 0);
-	if (live)
-		ls = chunk_usable(live, full);
+	if (live && (ls = chunk_usable(live, full)) == UNKNOWN)
+		return HEAP_UNSURE;
 	if (!ls || p - live >= ls) {
 		freed = rwc_hm_prev(p, 1, live);
-		if (freed > live)
-			fs = chunk_usable(freed, full);
+		if (freed > live && (fs = chunk_usable(freed, full)) == UNKNOWN)
+			return HEAP_UNSURE;
 	}
 	if (rwc_heap_verdict(p, n, live, ls, freed, fs, b, blo, bhi) == RWC_OK)
 		return RWC_OK;
