@@ -30,25 +30,28 @@ static uintptr_t range_end(uintptr_t p, size_t n)
 #define HEAP_UNSURE (-1)
 
 /* The usable bytes of the block at P from its chunk header: 0 for no
- * readable header.  The fast path (FULL 0) reads it only where the cached
- * view vouches for it, else answers UNKNOWN, never 0: the view may have
- * gone stale since this call's buffer was found mapped in it (another
- * thread changed the map in between), and a header the view cannot vouch
- * for is no sign that no block is there.  The full check (FULL 1) brings
- * the view up to date. */
+ * readable header.  The fast path (FULL 0) asks the cached view only: the
+ * thread's cache, then the snapshot, which may be unable to tell (stale:
+ * another thread changed the map since this call's buffer was found
+ * mapped; being written); then the answer is UNKNOWN, never 0, since a
+ * header the view cannot vouch for is no sign that no block is there.
+ * The full check (FULL 1) asks the view brought up to date. */
 static size_t chunk_usable(uintptr_t p, int full)
 {
+	uintptr_t h = p - 2 * SIZE_SZ;
 	struct rwc_verdict v;
+	int says; /* the header is readable: 1 yes, 0 no, -1 cannot tell */
 
 	if (p < 2 * SIZE_SZ)
 		return 0;
-	if (!rwc_quick_range((const void *)(p - 2 * SIZE_SZ), 2 * SIZE_SZ, RWC_NEED_READ)) {
-		if (!full)
-			return UNKNOWN;
-		if (rwc_map_verdict(p - 2 * SIZE_SZ, 2 * SIZE_SZ, RWC_NEED_READ, &v) != RWC_OK)
-			return 0;
-	}
-	return rwc_chunk_usable(((const size_t *)p)[-1]);
+	says = rwc_fast_range((const void *)h, 2 * SIZE_SZ, RWC_NEED_READ);
+	if (!says)
+		says = rwc_snap_lookup(h, 2 * SIZE_SZ, RWC_NEED_READ);
+	if (says <= 0 && full)
+		says = rwc_map_verdict(h, 2 * SIZE_SZ, RWC_NEED_READ, &v) == RWC_OK;
+	if (says < 0)
+		return UNKNOWN;
+	return says ? rwc_chunk_usable(((const size_t *)p)[-1]) : 0;
 }
 
 /* RWC_OK or RWC_HEAP_OVERFLOW (what holds the buffer in B, the bad bytes
