@@ -22,26 +22,41 @@ static uintptr_t range_end(uintptr_t p, size_t n)
 
 #define SIZE_SZ sizeof(size_t)
 
-/* Is the header readable?  The fast path asks the cached view only; the
- * full check (FULL) brings the view up to date. */
-static int header_readable(uintptr_t p, int full)
+/* chunk_usable()'s answer when the fast path cannot tell. */
+#define UNKNOWN SIZE_MAX
+
+/* heap()'s answer in the fast path when a header it needs is UNKNOWN: not
+ * a verdict; the full check decides. */
+#define HEAP_UNSURE (-1)
+
+/* The usable bytes of the block at P from its chunk header: 0 for no
+ * readable header.  The fast path (FULL 0) asks the cached view only: the
+ * thread's cache, then the snapshot, which may be unable to tell (stale:
+ * another thread changed the map since this call's buffer was found
+ * mapped; being written); then the answer is UNKNOWN, never 0, since a
+ * header the view cannot vouch for is no sign that no block is there.
+ * The full check (FULL 1) asks the view brought up to date. */
+static size_t chunk_usable(uintptr_t p, int full)
 {
+	uintptr_t h = p - 2 * SIZE_SZ;
 	struct rwc_verdict v;
+	int says; /* the header is readable: 1 yes, 0 no, -1 cannot tell */
 
 	if (p < 2 * SIZE_SZ)
 		return 0;
-	if (rwc_quick_range((const void *)(p - 2 * SIZE_SZ), 2 * SIZE_SZ, RWC_NEED_READ))
-		return 1;
-	return full && rwc_map_verdict(p - 2 * SIZE_SZ, 2 * SIZE_SZ, RWC_NEED_READ, &v) == RWC_OK;
+	says = rwc_fast_range((const void *)h, 2 * SIZE_SZ, RWC_NEED_READ);
+	if (!says)
+		says = rwc_snap_lookup(h, 2 * SIZE_SZ, RWC_NEED_READ);
+	if (says <= 0 && full)
+		says = rwc_map_verdict(h, 2 * SIZE_SZ, RWC_NEED_READ, &v) == RWC_OK;
+	if (says < 0)
+		return UNKNOWN;
+	return says ? rwc_chunk_usable(((const size_t *)p)[-1]) : 0;
 }
 
-static size_t chunk_usable(uintptr_t p, int full)
-{
-	return header_readable(p, full) ? rwc_chunk_usable(((const size_t *)p)[-1]) : 0;
-}
-
-static enum rwc_problem heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi,
-			     int full)
+/* RWC_OK or RWC_HEAP_OVERFLOW (what holds the buffer in B, the bad bytes
+ * [*BLO, *BHI)); in the fast path (FULL 0) also HEAP_UNSURE. */
+static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi, int full)
 {
 	uintptr_t live, freed = 0;
 	size_t ls = 0, fs = 0;
@@ -50,12 +65,12 @@ static enum rwc_problem heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintpt
 	if (rwc_hm_nothing_below(p))
 		return RWC_OK;
 	live = rwc_hm_prev(p, 0, 0);
-	if (live)
-		ls = chunk_usable(live, full);
+	if (live && (ls = chunk_usable(live, full)) == UNKNOWN)
+		return HEAP_UNSURE;
 	if (!ls || p - live >= ls) {
 		freed = rwc_hm_prev(p, 1, live);
-		if (freed > live)
-			fs = chunk_usable(freed, full);
+		if (freed > live && (fs = chunk_usable(freed, full)) == UNKNOWN)
+			return HEAP_UNSURE;
 	}
 	if (rwc_heap_verdict(p, n, live, ls, freed, fs, b, blo, bhi) == RWC_OK)
 		return RWC_OK;

@@ -44,9 +44,19 @@ static inline int rwc_fast_range(const void *p, size_t n, unsigned need)
 	return 0;
 }
 
-/* The published snapshot says [lo, lo+n) is good (and the thread's cache
- * now knows it): 1; anything else, or any doubt: 0 (snapshot.c). */
-int rwc_snap_good(uintptr_t lo, size_t n, unsigned need);
+/* What the published snapshot says of [lo, lo+n) for NEED (snapshot.c):
+ * 1 good (and the thread's cache now knows it); 0 not good (it is current
+ * and its regions say so, no overlay entry touching the range); -1 it
+ * cannot tell (none is current, it is being written, an overlay entry
+ * touches the range). */
+int rwc_snap_lookup(uintptr_t lo, size_t n, unsigned need);
+
+/* The published snapshot says [lo, lo+n) is good: 1; anything else, or
+ * any doubt: 0. */
+static inline int rwc_snap_good(uintptr_t lo, size_t n, unsigned need)
+{
+	return rwc_snap_lookup(lo, n, need) > 0;
+}
 
 static inline int rwc_quick_range(const void *p, size_t n, unsigned need)
 {

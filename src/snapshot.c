@@ -329,7 +329,7 @@ static int overlay_overlaps(const struct snap *s, unsigned novl, uintptr_t lo, u
 	return overlay_overlaps_from(s, 0, novl, lo, hi);
 }
 
-int rwc_snap_good(uintptr_t lo, size_t len, unsigned need)
+int rwc_snap_lookup(uintptr_t lo, size_t len, unsigned need)
 {
 	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
 	int i = __atomic_load_n(&cur, __ATOMIC_ACQUIRE);
@@ -339,49 +339,56 @@ int rwc_snap_good(uintptr_t lo, size_t len, unsigned need)
 	size_t n, ntop, k;
 
 	if (i < 0 || hi < lo)
-		return 0;
+		return -1;
 	s = snaps[i];
 	seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
 	if ((seq & 1) || __atomic_load_n(&s->gen, __ATOMIC_RELAXED) != g ||
 	    !__atomic_load_n(&s->complete, __ATOMIC_RELAXED))
-		return 0;
+		return -1;
 	n = __atomic_load_n(&s->n, __ATOMIC_RELAXED);
 	ntop = __atomic_load_n(&s->ntop, __ATOMIC_RELAXED);
 	novl = __atomic_load_n(&s->novl, __ATOMIC_RELAXED);
 	if (n > SNAP_CAP || ntop > SNAP_CAP / BLOCK || novl > OVL_CAP)
-		return 0;
+		return -1;
 	if (__atomic_load_n(&s->pm.ok, __ATOMIC_RELAXED)) {
 		/* flat in the number of mappings: a few loads in the page map */
-		if (overlay_overlaps(s, novl, lo, hi) || !rwc_pagemap_good(&s->pm, lo, hi, need, &run_lo, &end))
-			return 0;
+		if (overlay_overlaps(s, novl, lo, hi))
+			return -1;
+		if (!rwc_pagemap_good(&s->pm, lo, hi, need, &run_lo, &end))
+			goto not_good;
 		ok = need;
 	} else {
 		k = find(s, n, ntop, lo);
 		if (k >= n || (s->ent[k].sp & ~(uintptr_t)PROT_MASK) > lo)
-			return 0;
+			goto not_good;
 		run_lo = s->ent[k].sp & ~(uintptr_t)PROT_MASK;
 		prot = (unsigned)(s->ent[k].sp & PROT_MASK);
 		end = s->ent[k].end;
 		while (end < hi) { /* contiguous regions */
 			if (++k >= n || (s->ent[k].sp & ~(uintptr_t)PROT_MASK) != end)
-				return 0;
+				goto not_good;
 			prot &= (unsigned)(s->ent[k].sp & PROT_MASK);
 			end = s->ent[k].end;
 		}
 		ok = ok_bits(prot);
 		if ((ok & need) != need)
-			return 0;
+			goto not_good;
 	}
 	if (overlay_overlaps(s, novl, run_lo, end)) {
 		if (overlay_overlaps(s, novl, lo, hi))
-			return 0; /* the full path weighs the overlay */
+			return -1; /* the full path weighs the overlay */
 		run_lo = lo, end = hi;
 	}
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) != seq)
-		return 0;
+		return -1;
 	rwc_tcache_fill(g, run_lo, end, ok);
 	return 1;
+not_good: /* the regions' say, unless an overlay entry has one */
+	if (overlay_overlaps(s, novl, lo, hi))
+		return -1;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -1;
 }
 
 int rwc_snap_verdict(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned need)

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -125,39 +126,100 @@ static void c_heap_large(void)
 	SITE(); ret = read(file_fd, p + malloc_usable_size(p) - 100, bad ? 4096 : 100);
 }
 
-/* Threads allocate, read into and free blocks of many sizes; with bad,
- * every 100th call of each thread asks for 64 bytes past its block. */
+/* Threads allocate, read into and free blocks of many sizes, and (by
+ * turns of EVERY calls) read into the tail of a 24 MiB block each, far
+ * above its start (the heap check's search for the start keeps such a
+ * check in flight a while); with bad, every EVERY-th call of each thread
+ * asks for 64 bytes past its block.  ROUNDS calls a thread (VICTIM_ROUNDS,
+ * VICTIM_EVERY: 1000 and 100 by default).  Meanwhile one more thread
+ * moves a page of its own with mremap (a change the library cannot
+ * describe: its view of the map goes stale) every MOVE_EVERY of the
+ * workers' calls, so that the map changes in the middle of checks. */
 #define THREADS 4
-#define ROUNDS 1000
+#define MOVE_EVERY 8   /* the workers' calls between two moves */
+#define BIG (24 << 20)
+static int rounds = 1000, every = 100;
+static char *bigs[THREADS], *guards[THREADS];
+static unsigned long calls; /* the workers' calls so far */
+static int workers_done;
+
 static void *heap_worker(void *arg)
 {
 	unsigned seed = (unsigned)(uintptr_t)arg, bads = 0;
+	char *big = bigs[seed - 1];
+	size_t ub = malloc_usable_size(big);
 
-	for (int i = 0; i < ROUNDS; i++) {
+	for (int i = 0; i < rounds; i++) {
 		size_t n = 16 + rand_r(&seed) % 3000;
 		char *p = malloc(n);
-		int b = bad && i % 100 == 99;
+		int b = bad && i % every == every - 1, tail = (i / every) % 2;
+		char *buf = tail ? big + ub - 100 : p;
+		size_t count = tail ? 100 : n;
 
-		if (pread(file_fd, p, b ? malloc_usable_size(p) + 64 : n, 0) < 0)
+		if (pread(file_fd, buf, b ? (tail ? 164 : malloc_usable_size(p) + 64) : count, 0) < 0)
 			exit(98);
 		bads += (unsigned)b;
 		free(p);
+		__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
 	}
 	return (void *)(uintptr_t)bads;
 }
 
+/* Moves the page whenever the workers have made MOVE_EVERY more calls:
+ * at any point of a call of theirs, since it waits for them spinning
+ * (another CPU) and in short sleeps (each wake-up interrupts a worker
+ * wherever it is, when they share a CPU). */
+static void *heap_mover(void *arg)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), len = pg, old;
+	char *m = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	(void)arg;
+	while (m != MAP_FAILED && !__atomic_load_n(&workers_done, __ATOMIC_ACQUIRE)) {
+		unsigned long next = __atomic_load_n(&calls, __ATOMIC_RELAXED) + MOVE_EVERY;
+
+		for (int spin = 0; __atomic_load_n(&calls, __ATOMIC_RELAXED) < next &&
+				   !__atomic_load_n(&workers_done, __ATOMIC_ACQUIRE); spin++)
+			if (spin > 1000)
+				usleep(50);
+		old = len;
+		len = len == pg ? 2 * pg : pg;
+		m = mremap(m, old, len, MREMAP_MAYMOVE);
+	}
+	if (m == MAP_FAILED)
+		exit(97);
+	munmap(m, len);
+	return NULL;
+}
+
 static void c_heap_threads(void)
 {
-	pthread_t t[THREADS];
+	pthread_t t[THREADS], mv;
 	uintptr_t total = 0;
 
+	if (getenv("VICTIM_ROUNDS"))
+		rounds = atoi(getenv("VICTIM_ROUNDS"));
+	if (getenv("VICTIM_EVERY") && atoi(getenv("VICTIM_EVERY")) > 0)
+		every = atoi(getenv("VICTIM_EVERY"));
+	/* The big blocks from the heap, not mapped on their own (the bytes
+	 * past such a block are past its mapping), each followed by a guard
+	 * block: the bad bytes past it are mapped, in the guard. */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	for (int i = 0; i < THREADS; i++)
+		if (!(bigs[i] = malloc(BIG)) || !(guards[i] = malloc(64)))
+			exit(97);
+	pthread_create(&mv, NULL, heap_mover, NULL);
 	for (uintptr_t i = 0; i < THREADS; i++)
 		pthread_create(&t[i], NULL, heap_worker, (void *)(i + 1));
 	for (int i = 0; i < THREADS; i++) {
 		void *r;
 		pthread_join(t[i], &r);
 		total += (uintptr_t)r;
+		free(bigs[i]);
+		free(guards[i]);
 	}
+	__atomic_store_n(&workers_done, 1, __ATOMIC_RELEASE);
+	pthread_join(mv, NULL);
 	printf("seeded %lu\n", (unsigned long)total);
 	ret = 0;
 }
