@@ -5,7 +5,7 @@ n=0; failed=0
 t() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi; }
 
 exported=$(nm -D --defined-only "$RWC_LIB" | awk '$2 ~ /^[TWiV]$/ {print $3}' | sed 's/@.*//' | sort -u)
-entries=$(sed -n 's/^RWC_[A-Z_0-9]* *(\([_a-z0-9]*\).*/\1/p' "$RWC_SRCDIR/src/entries.def" | sort -u)
+entries=$(sed -n 's/^RWC_[A-Z_0-9]* *(\([_a-z0-9]*\).*/\1/p' "$RWC_SRCDIR/src/base/entries.def" | sort -u)
 watchers="brk dlclose free mmap mmap64 mprotect mremap munmap pkey_mprotect realloc reallocarray sbrk shmat shmdt syscall malloc calloc memalign aligned_alloc posix_memalign valloc pvalloc"
 expected=$( (echo "$entries"; for w in $watchers; do echo $w; done) | sort -u)
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "mapwatch.h"
-#include "real.h"
+#include "mapview/mapnews.h"
+#include "base/real.h"
 
 void *rwc_real_ptr[RWC_REAL_COUNT];
 __thread int rwc_binding __attribute__((tls_model("initial-exec")));
