@@ -11,7 +11,7 @@
 #include <sys/uio.h>
 
 #include "base/knobs.h"
-#include "report/report.h"
+#include "report/format.h"
 #include "tap.h"
 
 static char out[1 << 16];

@@ -8,9 +8,12 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "base/guard.h"
 #include "base/once.h"
 #include "base/ownmem.h"
 #include "base/perproc.h"
+
+__thread int rwc_depth __attribute__((tls_model("initial-exec")));
 
 int rwc_maybe_in_handler(void)
 {

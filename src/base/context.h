@@ -1,7 +1,7 @@
 /* context.h: may this thread load libraries, take the library's locks or
  * allocate now?  And the lock that serializes the library's use of
  * libunwind and libdw (the reports and the stack check).  Async-signal-
- * safe; allocates nothing. */
+ * safe; allocates nothing.  (The depth of guard.h is defined in context.c.) */
 #ifndef RWC_CONTEXT_H
 #define RWC_CONTEXT_H
 

@@ -112,7 +112,4 @@ static inline uintptr_t rwc_hm_near(uintptr_t a)
 		 : 0;
 }
 
-/* Record blocks at all (malloc.c; 0 once the heap check is off). */
-extern int rwc_heap_track;
-
 #endif

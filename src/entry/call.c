@@ -27,7 +27,6 @@
 #include "base/real.h"
 #include "report/suppfile.h"
 
-__thread int rwc_depth __attribute__((tls_model("initial-exec")));
 
 static int init_state; /* 0 not yet, 1 in progress, 2 done */
 static pid_t init_owner; /* the thread doing it while in progress */

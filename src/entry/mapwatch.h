@@ -32,4 +32,7 @@ enum rwc_alloc_order {
 };
 enum rwc_alloc_order rwc_malloc_order(const char **who);
 
+/* Record blocks at all (0 once the heap check is off). */
+extern int rwc_heap_track;
+
 #endif

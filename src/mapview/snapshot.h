@@ -2,7 +2,8 @@
  * plus an overlay of the changes the library made or saw since (its
  * interposed mmap, munmap, mprotect, free of an mmapped block), under one
  * generation number.  Readers are lock-free and signal-safe; one writer at
- * a time through a try-lock; memory only from mmap. */
+ * a time through a try-lock; its memory is a part of the library's own
+ * (ownmem.h), mapped at first need. */
 #ifndef RWC_SNAPSHOT_H
 #define RWC_SNAPSHOT_H
 

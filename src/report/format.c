@@ -1,13 +1,12 @@
 /* format.c: the text form of a report, and the message both forms share
- * (see report.h; the JSON form is format_json.c).  Pure:
+ * (see format.h; the JSON form is format_json.c).  Pure:
  * builds into a caller's buffer with fmt.h; no allocation, signal-safe. */
 #include "config.h"
 
-#include "report/report.h"
+#include "report/format.h"
 
 #include <limits.h>
 
-#include "report/format.h"
 #include "base/knobs.h"
 
 /* "buf", "iov[2]", "the iovec array", ... */

@@ -1,11 +1,10 @@
-/* format_json.c: the JSON form of a report (see report.h): one object
+/* format_json.c: the JSON form of a report (see format.h): one object
  * per line, the fields DESIGN.md fixes and more.  Pure: builds into a
  * caller's buffer with fmt.h; no allocation, signal-safe. */
 #include "config.h"
 
-#include "report/report.h"
-
 #include "report/format.h"
+
 #include "base/knobs.h"
 
 static void json_hex(struct rwc_fmt *o, int *first, const char *k, uint64_t v)

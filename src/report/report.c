@@ -21,6 +21,7 @@
 #include "base/ownmem.h"
 #include "frames/rawframes.h"
 #include "report/dedup.h"
+#include "report/format.h"
 #include "bounds/depot.h"
 #include "bounds/heapmap.h"
 #include "report/suppfile.h"
