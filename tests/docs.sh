@@ -5,7 +5,7 @@
 n=0; failed=0
 t() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi; }
 S=$RWC_SRCDIR
-knobs=$(grep -ho '"RWCHECK_[A-Z][A-Z_]*"' "$S"/src/*.c | tr -d '"' | sort -u)
+knobs=$(grep -ho '"RWCHECK_[A-Z][A-Z_]*"' "$S"/src/*/*.c | tr -d '"' | sort -u)
 t "$([ "$(echo "$knobs" | wc -l)" -ge 8 ]; echo $?)" "found the knobs in the source ($(echo $knobs))"
 for k in $knobs; do
 	grep -q "^\.B $k\$" "$S/man/librwcheck.7"; t $? "librwcheck.7 documents $k"

@@ -1,7 +1,7 @@
 """Issue 12 (7): the library leaves no descriptor in the program.
 
 libunwind opens a pipe at its first use and again at each later one (see
-src/unwind.c); those descriptors take the program's lowest free numbers.
+src/frames/unwind.c); those descriptors take the program's lowest free numbers.
 A program started with descriptor 0, 1, 2 or all three closed (and one
 started normally) lists its open descriptors from inside, at its start
 and after its checked calls: with the stack check (its constructor loads

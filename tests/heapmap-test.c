@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "depot.h"
-#include "heapmap.h"
+#include "bounds/depot.h"
+#include "bounds/heapmap.h"
 #include "tap.h"
 
 #define GIB ((uintptr_t)1 << 30)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ownheap.h"
+#include "mapview/ownheap.h"
 #include "tap.h"
 
 #define LIVE 400

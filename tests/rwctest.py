@@ -12,6 +12,7 @@ import tempfile
 
 LIB = os.environ.get("RWC_LIB", "")
 BUILD = os.environ.get("RWC_BUILDDIR", ".")
+SRC = os.environ.get("RWC_SRCDIR", ".")
 VICTIM = os.path.join(BUILD, "tests", "victim")
 PLUGIN = os.path.join(BUILD, "tests", ".libs", "libplug.so")
 
@@ -38,6 +39,18 @@ def skip(name, reason):
     _n += 1
     print("ok %d - %s # SKIP %s" % (_n, name, reason))
     sys.stdout.flush()
+
+
+def entry_points():
+    """The interposed I/O entry points as (shape, name), in the order of
+    src/base/entries.def (the one list of them)."""
+    rows = []
+    with open(os.path.join(SRC, "src", "base", "entries.def")) as f:
+        for line in f:
+            m = re.match(r"(RWC_[A-Z_0-9]+)\s*\(([_a-z0-9]+)", line)
+            if m:
+                rows.append((m.group(1), m.group(2)))
+    return rows
 
 
 def done():

@@ -1,13 +1,14 @@
-/* stub_real.c: what heapmap.c and depot.c need of the library, for their
- * unit test: the "real" mmap/munmap are libc's, and the map view hears
- * nothing. */
+/* stub_real.c: what heapmap.c, depot.c and ownheap.c need of the library,
+ * for their unit tests: the "real" mmap/munmap/syscall are libc's, and the
+ * map view hears nothing. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
-#include "mapwatch.h"
-#include "real.h"
+#include "mapview/mapnews.h"
+#include "base/real.h"
 
 void *rwc_real_ptr[RWC_REAL_COUNT];
 __thread int rwc_binding __attribute__((tls_model("initial-exec")));
@@ -18,6 +19,8 @@ void *rwc_real_bind(unsigned idx)
 		return (void *)&mmap;
 	if (idx == RWC_IDX_munmap)
 		return (void *)&munmap;
+	if (idx == RWC_IDX_syscall) /* once.h: is a lock's owner gone? */
+		return (void *)&syscall;
 	abort();
 }
 

@@ -3,18 +3,14 @@ fails the call on (EBADF, EAGAIN on an empty or full non-blocking pipe or
 socket, EPIPE, EISDIR, ESPIPE, EINTR from a signal) and the short and full
 successes: the same result, errno and file offset with and without the
 library, errno never set by a good call, and no report."""
-from rwctest import ok, done, victim
+from rwctest import ok, done, victim, entry_points
 
-ENTRIES = ["read", "write", "__read_chk", "pread", "pread64", "pwrite", "pwrite64",
-           "__pread_chk", "__pread64_chk", "readv", "writev", "preadv", "preadv64",
-           "pwritev", "pwritev64", "preadv2", "preadv64v2", "pwritev2", "pwritev64v2",
-           "recv", "send", "__recv_chk", "recvfrom", "__recvfrom_chk", "sendto",
-           "recvmsg", "sendmsg", "syscall_read", "syscall_write", "syscall_pread64",
-           "syscall_readv", "recvmmsg", "sendmmsg", "sendfile", "sendfile64", "splice",
-           "copy_file_range", "process_vm_readv", "process_vm_writev"]
 # stdio needs a stream on the descriptor: only where fdopen works
-STDIO = ["fread", "fread_unlocked", "__fread_chk", "__fread_unlocked_chk", "fwrite",
-         "fwrite_unlocked", "fgets", "fgets_unlocked", "__fgets_chk", "__fgets_unlocked_chk"]
+STDIO_SHAPES = ("RWC_STDIO", "RWC_FREAD_CHK", "RWC_FGETS", "RWC_FGETS_CHK")
+STDIO = [n for shape, n in entry_points() if shape in STDIO_SHAPES]
+# every other entry point of entries.def, and the victim's syscall() cases
+ENTRIES = [n for shape, n in entry_points() if shape not in STDIO_SHAPES] + \
+    ["syscall_read", "syscall_write", "syscall_pread64", "syscall_readv"]
 MODES = ["ebadf", "eagain", "epipe", "eintr", "success"]
 for mode in MODES:
     same, errors, clean = [], set(), []

@@ -12,14 +12,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "checks.h"
-#include "fmt.h"
-#include "knobs.h"
-#include "maps_parse.h"
-#include "pagemap.h"
-#include "suppress.h"
-#include "symbolize.h"
-#include "symscope.h"
+#include "base/checks.h"
+#include "base/fmt.h"
+#include "base/knobs.h"
+#include "mapview/maps_parse.h"
+#include "mapview/pagemap.h"
+#include "report/suppress.h"
+#include "frames/symbolize.h"
+#include "base/symscope.h"
 #include "tap.h"
 
 static const struct rwc_region R[] = {

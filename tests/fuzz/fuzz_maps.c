@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "checks.h"
-#include "maps_parse.h"
+#include "base/checks.h"
+#include "mapview/maps_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,0 +1,109 @@
+/* checks.h: the pure checks — count, offset, iovec and memory-range
+ * verdicts.  No system calls, no allocation, no global state: unit tests
+ * call these directly. */
+#ifndef RWC_CHECKS_H
+#define RWC_CHECKS_H
+
+#include "base/common.h"
+
+#define RWC_PROT_R 1u
+#define RWC_PROT_W 2u
+#define RWC_PROT_X 4u
+#define RWC_PROT_SHARED 8u
+
+/* One mapping: [start, end) with RWC_PROT_* bits. */
+struct rwc_region {
+	uintptr_t start, end;
+	unsigned prot;
+};
+
+/* What a report says about a mapping; path is empty for anonymous ones. */
+struct rwc_region_desc {
+	int valid;
+	uintptr_t start, end;
+	uint64_t offset;
+	unsigned prot;
+	char path[256];
+};
+
+/* Extra facts about a region fed to the verdict (may be NULL). */
+struct rwc_region_info {
+	uint64_t offset;
+	const char *path;
+	size_t path_len;
+};
+
+/* Incremental verdict on [lo, lo+len): feed the mappings in address order
+ * (those below lo too, so the gap below can be described); the state
+ * records the first bad byte, the maximal run of bytes bad for the same
+ * reason, and the mappings around it. */
+struct rwc_verdict {
+	uintptr_t lo, hi;
+	unsigned need;
+	uintptr_t cursor;           /* bytes below are explained */
+	int done;
+	enum rwc_problem problem;   /* RWC_OK while nothing is bad */
+	uintptr_t bad_lo, bad_hi;   /* [bad_lo, bad_hi) */
+	uintptr_t run_lo;           /* when good: the contiguous regions holding */
+	unsigned run_prot;          /* [lo, hi) start at run_lo, with these common
+	                             * RWC_PROT_* bits, and end at prev.end */
+	struct rwc_region_desc prev; /* mapping just below the bad bytes */
+	struct rwc_region_desc at;   /* mapping holding them (perm problem) */
+	struct rwc_region_desc next; /* mapping just above a gap */
+};
+
+void rwc_verdict_init(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned need);
+/* Returns 1 once no further region can change the verdict. */
+int rwc_verdict_feed(struct rwc_verdict *v, const struct rwc_region *r,
+		     const struct rwc_region_info *info);
+void rwc_verdict_finish(struct rwc_verdict *v);
+
+/* Whole verdict over a sorted array of regions (binary search). */
+void rwc_verdict_array(struct rwc_verdict *v, const struct rwc_region *r, size_t n);
+/* The same, feeding from index FROM: the first region that ends above
+ * v->lo (or one before it, to describe a gap below). */
+void rwc_verdict_run(struct rwc_verdict *v, const struct rwc_region *r, size_t n, size_t from);
+
+/* What holds a buffer beyond its mapping: a malloc block (live or freed)
+ * or a stack frame (bounds.c finds them; these verdicts are pure). */
+enum rwc_holder { RWC_HOLDER_NONE, RWC_HOLDER_BLOCK, RWC_HOLDER_FREED, RWC_HOLDER_FRAME };
+
+struct rwc_bounds {
+	enum rwc_holder kind;
+	uintptr_t lo, hi;   /* block: its usable bytes; frame: [sp, cfa) */
+	uintptr_t limit;    /* frame: first saved register or return address above
+	                     * the buffer, or cfa; block: hi */
+	uintptr_t origin;   /* block: the call site that allocated it, or 0 */
+	uintptr_t pc;       /* frame: its pc */
+	int index;          /* frame: 0 for the caller of the I/O call, 1 its caller... */
+};
+
+/* Heap verdict on [lo, lo+n): LIVE/LSIZE the nearest live block starting at
+ * or below lo (LSIZE 0: none), FREED/FSIZE the nearest freed one (only
+ * when above LIVE).  RWC_HEAP_OVERFLOW when the range runs past the live
+ * block holding lo, or lo lies in the freed block; fills B and the bad
+ * bytes [*bad_lo, *bad_hi). */
+enum rwc_problem rwc_heap_verdict(uintptr_t lo, size_t n, uintptr_t live, size_t lsize,
+				  uintptr_t freed, size_t fsize, struct rwc_bounds *b,
+				  uintptr_t *bad_lo, uintptr_t *bad_hi);
+/* Stack verdict on [lo, lo+n) held by the frame B (kind RWC_HOLDER_FRAME):
+ * RWC_STACK_OVERFLOW when the range reaches B->limit. */
+enum rwc_problem rwc_stack_verdict(uintptr_t lo, size_t n, const struct rwc_bounds *b,
+				   uintptr_t *bad_lo, uintptr_t *bad_hi);
+
+enum rwc_problem rwc_check_count(size_t count);
+static inline enum rwc_problem rwc_check_offset(int64_t offset, size_t count, int minus_one_ok)
+{
+	if (minus_one_ok && offset == -1)
+		return RWC_OK;
+	if (offset < 0)
+		return RWC_OFFSET_NEGATIVE;
+	if ((uint64_t)count > (uint64_t)INT64_MAX - (uint64_t)offset)
+		return RWC_OFFSET_OVERFLOW;
+	return RWC_OK;
+}
+enum rwc_problem rwc_check_iovcnt(long iovcnt);
+/* Sums the segment lengths; RWC_IOV_LEN_OVERFLOW past SSIZE_MAX. */
+enum rwc_problem rwc_check_iov_total(const struct iovec *iov, long iovcnt, size_t *total);
+
+#endif

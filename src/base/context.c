@@ -1,0 +1,68 @@
+/* context.c: the calling thread's context and the libunwind/libdw lock
+ * (see context.h).  Async-signal-safe: sigprocmask, sigaction, gettid,
+ * tgkill; no allocation. */
+#include "config.h"
+
+#include "base/context.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include "base/guard.h"
+#include "base/once.h"
+#include "base/ownmem.h"
+#include "base/perproc.h"
+
+__thread int rwc_depth __attribute__((tls_model("initial-exec")));
+
+int rwc_maybe_in_handler(void)
+{
+	sigset_t blocked;
+
+	if (sigprocmask(SIG_BLOCK, NULL, &blocked) != 0)
+		return 1;
+	for (int s = 1; s < NSIG; s++) {
+		struct sigaction sa;
+
+		if (sigismember(&blocked, s) == 1 && sigaction(s, NULL, &sa) == 0 &&
+		    ((sa.sa_flags & SA_SIGINFO) || (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN)))
+			return 1;
+	}
+	return 0;
+}
+
+/* The thread holding the lock, in memory a fork() child keeps (the lock
+ * itself is wiped): a child that finds a thread of its parent there was
+ * forked in the middle of a report. */
+static pid_t busy_tid;
+
+static int forked_mid_report(void)
+{
+	pid_t b = __atomic_load_n(&busy_tid, __ATOMIC_ACQUIRE);
+
+	return rwc_thread_gone(b); /* (never this thread: it is one of this process) */
+}
+
+int rwc_libs_lock(void)
+{
+	if (forked_mid_report() || !rwc_lock_take(&rwc_perproc->report))
+		return 0;
+	__atomic_store_n(&busy_tid, gettid(), __ATOMIC_RELEASE);
+	return 1;
+}
+
+void rwc_libs_unlock(void)
+{
+	__atomic_store_n(&busy_tid, 0, __ATOMIC_RELEASE);
+	rwc_lock_drop(&rwc_perproc->report);
+}
+
+int rwc_unwind_lock(void)
+{
+	return rwc_ownmem_get() != 0 && !rwc_in_vfork_child() && !rwc_maybe_in_handler() && rwc_libs_lock();
+}
+
+void rwc_unwind_unlock(void)
+{
+	rwc_libs_unlock();
+}

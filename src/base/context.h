@@ -1,0 +1,28 @@
+/* context.h: may this thread load libraries, take the library's locks or
+ * allocate now?  And the lock that serializes the library's use of
+ * libunwind and libdw (the reports and the stack check).  Async-signal-
+ * safe; allocates nothing.  (The depth of guard.h is defined in context.c.) */
+#ifndef RWC_CONTEXT_H
+#define RWC_CONTEXT_H
+
+/* 1 when the caller may be running inside a signal handler: a signal that
+ * has a handler is blocked in this thread (as it is while its handler
+ * runs).  Errs on the side of yes. */
+int rwc_maybe_in_handler(void);
+
+/* The libunwind/libdw lock (the report lock), unless this is a child
+ * forked while a thread of its parent held it (that holder never comes
+ * back, and libunwind's and libdw's state may be half-changed) or this
+ * thread holds it already (a handler).  1 when taken: then
+ * rwc_libs_unlock. */
+int rwc_libs_lock(void);
+void rwc_libs_unlock(void);
+
+/* The same lock for the other user of libunwind (the stack check): 1 when
+ * taken by a thread that may load libraries (not in a signal handler, a
+ * vfork child, a nested report or a child forked mid-report; the
+ * library's own memory mapped); then rwc_unwind_unlock. */
+int rwc_unwind_lock(void);
+void rwc_unwind_unlock(void);
+
+#endif

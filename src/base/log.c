@@ -1,0 +1,179 @@
+/* log.c: report and warning output (see log.h).  Signal-safe, no
+ * allocation: the file is opened and closed around each message; stderr
+ * is written only while descriptor 2 is still the file the process
+ * started with. */
+#include "config.h"
+
+#include "base/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/fmt.h"
+#include "base/knobs.h"
+#include "base/real.h"
+
+int rwc_log_expand(const char *tmpl, pid_t pid, char *out, size_t cap)
+{
+	struct rwc_fmt f;
+
+	rwc_fmt_init(&f, out, cap);
+	for (const char *s = tmpl; *s; s++) {
+		if (s[0] == '%' && s[1] == 'p') {
+			rwc_fmt_i64(&f, pid);
+			s++;
+		} else if (s[0] == '%' && s[1] == '%') {
+			rwc_fmt_char(&f, '%');
+			s++;
+		} else {
+			rwc_fmt_char(&f, *s);
+		}
+	}
+	return f.truncated ? -1 : 0;
+}
+
+/* The stderr this process started with, as the constructor found it:
+ * 1 open (its device and inode), -1 closed, 0 not known (the library was
+ * not loaded at start: stderr is trusted). */
+static struct {
+	int state;
+	dev_t dev;
+	ino_t ino;
+} err0;
+static unsigned long dropped; /* messages not written: descriptor 2 was another file */
+
+void rwc_log_start(void)
+{
+	struct stat st;
+	int e = errno;
+
+	if (fstat(2, &st) == 0) {
+		err0.dev = st.st_dev;
+		err0.ino = st.st_ino;
+		err0.state = 1;
+	} else {
+		err0.state = -1;
+	}
+	errno = e;
+}
+
+/* Is descriptor 2 still the stderr the process started with?  (A program
+ * that closed it and opened its own file there must not get reports in
+ * that file.) */
+static int stderr_is_ours(void)
+{
+	struct stat st;
+	int e = errno, r;
+
+	if (err0.state == 0)
+		return 1;
+	r = err0.state == 1 && fstat(2, &st) == 0 && st.st_dev == err0.dev && st.st_ino == err0.ino;
+	errno = e;
+	return r;
+}
+
+static void write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = REAL(write)(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		buf += n;
+		len -= (size_t)n;
+	}
+}
+
+static int to_stderr(const char *buf, size_t len)
+{
+	if (!stderr_is_ours()) {
+		__atomic_add_fetch(&dropped, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+	write_all(2, buf, len);
+	return 1;
+}
+
+void rwc_log_dropped_note(void)
+{
+	unsigned long n = __atomic_load_n(&dropped, __ATOMIC_RELAXED);
+	char buf[200];
+	struct rwc_fmt f;
+
+	if (!n || !stderr_is_ours())
+		return;
+	rwc_fmt_init(&f, buf, sizeof buf);
+	rwc_fmt_str(&f, "rwcheck[");
+	rwc_fmt_i64(&f, getpid());
+	rwc_fmt_str(&f, "]: ");
+	rwc_fmt_i64(&f, (long long)n);
+	rwc_fmt_str(&f, n == 1 ? " message" : " messages");
+	rwc_fmt_str(&f, " dropped: descriptor 2 was not this process's stderr (set RWCHECK_LOG to keep them)\n");
+	write_all(2, buf, f.len);
+}
+
+void rwc_log_write(const char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (!rwc_knobs.log[0]) {
+		to_stderr(buf, len);
+		return;
+	}
+	if (rwc_log_expand(rwc_knobs.log, getpid(), path, sizeof path) == 0) {
+		fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+		if (fd >= 0) {
+			write_all(fd, buf, len);
+			close(fd);
+			return;
+		}
+	}
+	/* A report must never be lost silently: say so on stderr. */
+	{
+		static const char note[] = "rwcheck: cannot open RWCHECK_LOG; reporting to stderr\n";
+
+		if (to_stderr(note, sizeof note - 1))
+			write_all(2, buf, len);
+	}
+}
+
+void rwc_log_warning(const char *msg, const char *extra)
+{
+	char buf[1024];
+	struct rwc_fmt f;
+
+	rwc_fmt_init(&f, buf, sizeof buf);
+	rwc_fmt_str(&f, "rwcheck[");
+	rwc_fmt_i64(&f, getpid());
+	rwc_fmt_str(&f, "]: warning: ");
+	rwc_fmt_str(&f, msg);
+	if (extra) {
+		rwc_fmt_str(&f, ": ");
+		rwc_fmt_str(&f, extra);
+	}
+	rwc_fmt_char(&f, '\n');
+	if (f.truncated)
+		buf[f.len - 1] = '\n';
+	rwc_log_write(buf, f.len);
+}
+
+void rwc_log_knob_warning(const char *knob, const char *value, const char *expected)
+{
+	char buf[600];
+	struct rwc_fmt f;
+
+	rwc_fmt_init(&f, buf, sizeof buf);
+	rwc_fmt_str(&f, knob);
+	rwc_fmt_str(&f, "='");
+	rwc_fmt_mem(&f, value, strnlen(value, 200));
+	rwc_fmt_str(&f, "' is not valid (expected ");
+	rwc_fmt_str(&f, expected);
+	rwc_fmt_str(&f, "); using the default");
+	rwc_log_warning(buf, NULL);
+}

@@ -1,0 +1,182 @@
+/* ownmem.c: the library's own memory, mapped at first need (ownmem.h),
+ * and the per-process state's owner (perproc.h).
+ *
+ * The memory is one private anonymous mapping, never backed until
+ * touched: the per-process state in its first pages (MADV_WIPEONFORK, so
+ * a fork() child finds it zeroed and claims it), then the snapshots and
+ * the clients' parts (ownmem.h: the snapshots, the report scratch).  A vfork() child shares its parent's memory and
+ * must leave the parent's state alone: it tells itself from the owner
+ * pid.  Whose the state is when it is claimed (mapped, or found zeroed)
+ * follows from the pid the constructor recorded, renewed in every fork()
+ * child by a fork handler: a process with another pid is a vfork child
+ * — or the child of a raw clone() or syscall(SYS_fork), which the
+ * handler does not see: kcmp(KCMP_VM) with the parent tells them apart,
+ * and where it cannot (seccomp, as in Docker's default profile) the
+ * process is taken for a vfork child, whose reports are made in safe
+ * mode. */
+#include "config.h"
+
+#include "base/ownmem.h"
+
+#include <errno.h>
+#include <linux/kcmp.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "base/common.h"
+#include "base/perproc.h"
+#include "base/real.h"
+
+enum { NONE = 1, BUSY, READY, FAILED }; /* (not 0: state lives in .data, see start_pid) */
+
+/* Before the first need, and where not even the per-process pages could
+ * be mapped. */
+static struct rwc_perproc fallback;
+struct rwc_perproc *rwc_perproc = &fallback;
+static int state = NONE;
+static pid_t mapper; /* the process mapping it while state is BUSY */
+/* The constructor's process, renewed in each fork() child (in .data: a
+ * page the loader has written anyway, no page fault of its own). */
+static pid_t start_pid = -1;
+
+/* 0: processes A and B share one address space; 1: they do not; -1:
+ * cannot tell (a kernel without CONFIG_KCMP, or not allowed). */
+static int other_memory(pid_t a, pid_t b)
+{
+	int e = errno;
+	long r = REAL(syscall)(SYS_kcmp, a, b, KCMP_VM, 0, 0);
+
+	errno = e;
+	return r == 0 ? 0 : r > 0 ? 1 : -1;
+}
+
+/* Whose state is claimed now: this process's, or its parent's in a
+ * vfork() child (which shares the parent's memory). */
+static pid_t owner_now(void)
+{
+	pid_t me = getpid(), s = __atomic_load_n(&start_pid, __ATOMIC_RELAXED), parent;
+
+	if (s <= 0 || s == me) /* (s <= 0: a call before the constructor) */
+		return me;
+	parent = getppid();
+	switch (other_memory(me, parent)) {
+	case 1:
+		return me; /* the child of a raw clone() */
+	case 0:
+		return parent;
+	default:
+		return s; /* cannot tell: taken for a vfork child */
+	}
+}
+
+static void forked(void)
+{
+	__atomic_store_n(&start_pid, getpid(), __ATOMIC_RELAXED);
+	/* The thread that was mapping the memory is not in this child. */
+	if (__atomic_load_n(&state, __ATOMIC_RELAXED) == BUSY)
+		__atomic_store_n(&state, NONE, __ATOMIC_RELAXED);
+	/* The state in .bss (no wipe-on-fork memory): the parent's locks and
+	 * sites.  (Untouched before the first need: not written then.) */
+	if (rwc_perproc == &fallback && __atomic_load_n(&state, __ATOMIC_RELAXED) != NONE)
+		memset(&fallback, 0, sizeof fallback);
+}
+
+void rwc_ownmem_start(void)
+{
+	/* (Through the bound syscall(): a first call of getpid would cost a
+	 * symbol lookup, ~0.2% of a process start.) */
+	__atomic_store_n(&start_pid, (pid_t)REAL(syscall)(SYS_getpid), __ATOMIC_RELAXED);
+	pthread_atfork(NULL, NULL, forked);
+}
+
+int rwc_in_vfork_child(void)
+{
+	pid_t me = getpid(), o = __atomic_load_n(&rwc_perproc->owner, __ATOMIC_ACQUIRE), n;
+
+	if (o == 0) {
+		n = owner_now();
+		if (__atomic_compare_exchange_n(&rwc_perproc->owner, &o, n, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			o = n;
+	}
+	return o != me;
+}
+
+void *rwc_own_parts[RWC_OWN_NPARTS];
+
+static char *map(size_t len)
+{
+	char *p = REAL(mmap)(NULL, len, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return p;
+}
+
+static int map_now(void)
+{
+	size_t pg = getauxval(AT_PAGESZ);
+	size_t wipe = (sizeof(struct rwc_perproc) + pg - 1) & ~(pg - 1);
+	struct rwc_perproc *pp = &fallback;
+	char *p = map(wipe + RWC_OWN_SNAP_SIZE + RWC_OWN_REPORT_SIZE);
+	int s = READY;
+
+	if (p == MAP_FAILED) { /* (a tight ulimit -v) the per-process pages alone */
+		s = FAILED; /* no cached view: every check asks the kernel */
+		p = map(wipe);
+	}
+	if (p != MAP_FAILED && madvise(p, wipe, MADV_WIPEONFORK) == 0) /* else: kernel before 4.14 */
+		pp = (struct rwc_perproc *)p;
+	pp->owner = owner_now();
+	if (s == READY) {
+		rwc_own_parts[RWC_OWN_SNAP] = p + wipe;
+		rwc_own_parts[RWC_OWN_REPORT] = p + wipe + RWC_OWN_SNAP_SIZE;
+	}
+	__atomic_store_n(&rwc_perproc, pp, __ATOMIC_RELEASE);
+	return s;
+}
+
+/* The child of a raw clone() made while its parent was mapping the
+ * memory (a fork() child is seen to by the fork handler): the mapper is
+ * not in this address space.  (A vfork child mapping it is: the parent's
+ * other threads wait for it like for any thread.) */
+static int mapper_gone(void)
+{
+	pid_t m = __atomic_load_n(&mapper, __ATOMIC_ACQUIRE);
+
+	return m != 0 && other_memory(getpid(), m) == 1;
+}
+
+int rwc_ownmem_get(void)
+{
+	int s = __atomic_load_n(&state, __ATOMIC_ACQUIRE), e;
+
+	if (RWC_LIKELY(s == READY))
+		return 1;
+	if (s == NONE || s == BUSY) {
+		e = errno;
+		if (s == BUSY && mapper_gone())
+			__atomic_compare_exchange_n(&state, &s, NONE, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+		s = NONE;
+		if (__atomic_compare_exchange_n(&state, &s, BUSY, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			__atomic_store_n(&mapper, getpid(), __ATOMIC_RELEASE);
+			s = map_now();
+			__atomic_store_n(&state, s, __ATOMIC_RELEASE);
+		}
+		errno = e;
+	}
+	return s == READY ? 1 : s == FAILED ? -1 : 0;
+}
+
+int rwc_ownmem_used(void)
+{
+	return __atomic_load_n(&state, __ATOMIC_ACQUIRE) != NONE;
+}
+
+int rwc_ownmem_ready(void)
+{
+	return __atomic_load_n(&state, __ATOMIC_ACQUIRE) == READY;
+}

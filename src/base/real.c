@@ -1,0 +1,79 @@
+/* real.c: binding the real functions (see real.h).  Binding calls dlsym,
+ * which may allocate; it runs from the constructor, or once per symbol on
+ * a call that arrives before it.  A symbol that cannot be found is fatal,
+ * with a message naming it. */
+#include "config.h"
+
+#include "base/real.h"
+
+#include <stdio.h>
+
+#include "base/symscope.h"
+
+void *rwc_real_ptr[RWC_REAL_COUNT];
+__thread int rwc_binding __attribute__((tls_model("initial-exec")));
+
+const char *const rwc_real_names[RWC_REAL_COUNT] = {
+#define RWC_ENTRY_X_(n) [RWC_IDX_##n] = #n,
+#include "base/entry_names.h"
+	RWC_MISC_REALS(RWC_ENTRY_X_)
+#undef RWC_ENTRY_X_
+};
+
+static void die_missing(const char *name)
+{
+	/* dprintf writes through glibc's internal write, never ours. */
+	dprintf(2, "rwcheck: fatal: cannot find the real %s() with dlsym(RTLD_NEXT); "
+		"is librwcheck.so loaded with LD_PRELOAD?\n", name);
+	abort();
+}
+
+/* The allocator family is bound as the loader binds libc's own calls to
+ * it (symscope.h): the next module after this one that defines the name
+ * for libc's version of it — glibc's libc_malloc_debug.so too, which
+ * dlsym(RTLD_NEXT) skips. */
+static void *bind_next(unsigned idx, const char *name)
+{
+	void *p = NULL;
+
+	if (idx - RWC_IDX_malloc <= RWC_IDX_pvalloc - RWC_IDX_malloc &&
+	    rwc_sym_first(name, rwc_libc_symver(name), rwc_sym_self(), &p))
+		return p;
+	return dlsym(RTLD_NEXT, name);
+}
+
+void *rwc_real_bind(unsigned idx)
+{
+	void *p;
+
+	rwc_binding++;
+	p = bind_next(idx, rwc_real_names[idx]);
+	rwc_binding--;
+	if (!p) {
+		/* Optional in older glibc: treat as absent, never called. */
+		if (idx == RWC_IDX_pkey_mprotect || idx == RWC_IDX_reallocarray)
+			return NULL;
+		die_missing(rwc_real_names[idx]);
+	}
+	__atomic_store_n(&rwc_real_ptr[idx], p, __ATOMIC_RELEASE);
+	return p;
+}
+
+void rwc_real_bind_early(void)
+{
+	/* write() is what signal handlers call, mmap() and syscall() what
+	 * the first need of the library's own memory makes (ownmem.c): never
+	 * bind them from a handler.  The rest bind on first use (a dlsym costs a
+	 * microsecond of every process start). */
+	if (!__atomic_load_n(&rwc_real_ptr[RWC_IDX_write], __ATOMIC_ACQUIRE))
+		rwc_real_bind(RWC_IDX_write);
+	if (!__atomic_load_n(&rwc_real_ptr[RWC_IDX_mmap], __ATOMIC_ACQUIRE))
+		rwc_real_bind(RWC_IDX_mmap);
+	if (!__atomic_load_n(&rwc_real_ptr[RWC_IDX_syscall], __ATOMIC_ACQUIRE))
+		rwc_real_bind(RWC_IDX_syscall);
+}
+
+ssize_t rwc_read_real(int fd, void *buf, size_t n)
+{
+	return REAL(read)(fd, buf, n);
+}

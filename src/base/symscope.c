@@ -1,0 +1,166 @@
+/* symscope.c: the loader's symbol rules over the loaded modules (see
+ * symscope.h).  Reads each module's dynamic symbol, hash and version
+ * tables in place; no allocation, no lock (the module list is walked as
+ * the loader left it: call it where no dlopen/dlclose can run meanwhile,
+ * or accept an answer from just before one). */
+#include "config.h"
+
+#include "base/symscope.h"
+
+#include <dlfcn.h>
+#include <gnu/libc-version.h>
+#include <string.h>
+
+/* A dynamic-section address: relocated in place by the loader on most
+ * targets, left as a link-time offset where .dynamic is read-only. */
+static const void *dyn_ptr(const struct link_map *m, ElfW(Addr) v)
+{
+	return (const void *)(v < m->l_addr ? v + m->l_addr : v);
+}
+
+struct dyn {
+	const ElfW(Sym) *symtab;
+	const ElfW(Half) *versym;
+	const ElfW(Verdef) *verdef;
+	const char *strtab;
+	const uint32_t *gnu_hash;
+	const ElfW(Word) *hash;
+};
+
+static int read_dyn(const struct link_map *m, struct dyn *t)
+{
+	memset(t, 0, sizeof *t);
+	if (!m->l_ld)
+		return 0;
+	for (const ElfW(Dyn) *d = m->l_ld; d->d_tag != DT_NULL; d++) {
+		const void *p = dyn_ptr(m, d->d_un.d_ptr);
+
+		switch (d->d_tag) {
+		case DT_SYMTAB: t->symtab = p; break;
+		case DT_VERSYM: t->versym = p; break;
+		case DT_VERDEF: t->verdef = p; break;
+		case DT_STRTAB: t->strtab = p; break;
+		case DT_GNU_HASH: t->gnu_hash = p; break;
+		case DT_HASH: t->hash = p; break;
+		default: break;
+		}
+	}
+	return t->symtab && t->strtab && (t->gnu_hash || t->hash);
+}
+
+/* The name of version index NDX in T's definitions, or NULL. */
+static const char *ver_name(const struct dyn *t, ElfW(Half) ndx)
+{
+	const ElfW(Verdef) *vd = t->verdef;
+
+	for (; vd; vd = vd->vd_next ? (const ElfW(Verdef) *)((const char *)vd + vd->vd_next) : NULL)
+		if (vd->vd_ndx == ndx && vd->vd_cnt > 0)
+			return t->strtab + ((const ElfW(Verdaux) *)((const char *)vd + vd->vd_aux))->vda_name;
+	return NULL;
+}
+
+/* Does symbol I define NAME for a reference of version VER?  (Without
+ * VER: only a default or unversioned definition.) */
+static int accepts(const struct dyn *t, uint32_t i, const char *name, const char *ver)
+{
+	const ElfW(Sym) *s = &t->symtab[i];
+	ElfW(Half) v;
+	const char *vn;
+
+	if (s->st_shndx == SHN_UNDEF || s->st_value == 0 || strcmp(t->strtab + s->st_name, name) != 0)
+		return 0;
+	if (!t->versym || (v = t->versym[i] & 0x7fff) <= 1)
+		return 1; /* unversioned: any reference takes it */
+	if (!ver)
+		return !(t->versym[i] & 0x8000);
+	return (vn = ver_name(t, v)) && strcmp(vn, ver) == 0;
+}
+
+static uint32_t gnu_hash(const char *name)
+{
+	uint32_t h = 5381;
+
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		h = h * 33 + *c;
+	return h;
+}
+
+static uint32_t sysv_hash(const char *name)
+{
+	uint32_t h = 0, g;
+
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+		h = (h << 4) + *c;
+		g = h & 0xf0000000u;
+		h ^= g >> 24;
+		h &= ~g;
+	}
+	return h;
+}
+
+/* The index of T's symbol that defines NAME for VER; 0 when none. */
+static uint32_t find(const struct dyn *t, const char *name, const char *ver)
+{
+	if (t->gnu_hash) {
+		const uint32_t nb = t->gnu_hash[0], off = t->gnu_hash[1];
+		const uint32_t *buckets = (const uint32_t *)((const ElfW(Addr) *)(t->gnu_hash + 4) + t->gnu_hash[2]);
+		const uint32_t *chain = buckets + nb, h = gnu_hash(name);
+		uint32_t i;
+
+		if (!nb || (i = buckets[h % nb]) < off)
+			return 0;
+		for (;; i++) {
+			if ((chain[i - off] | 1) == (h | 1) && accepts(t, i, name, ver))
+				return i;
+			if (chain[i - off] & 1)
+				return 0;
+		}
+	}
+	const ElfW(Word) nb = t->hash[0], *buckets = t->hash + 2, *chain = buckets + nb;
+	for (ElfW(Word) i = nb ? buckets[sysv_hash(name) % nb] : 0; i; i = chain[i])
+		if (accepts(t, i, name, ver))
+			return i;
+	return 0;
+}
+
+const struct link_map *rwc_sym_self(void)
+{
+	struct link_map *m = NULL;
+	Dl_info info;
+
+	return dladdr1((void *)&rwc_sym_self, &info, (void **)&m, RTLD_DL_LINKMAP) ? m : NULL;
+}
+
+const struct link_map *rwc_sym_first(const char *name, const char *ver, const struct link_map *after,
+				     void **addr)
+{
+	const struct link_map *m = after ? after->l_next : rwc_sym_self();
+	struct dyn t;
+	uint32_t i;
+
+	if (!after)
+		while (m && m->l_prev)
+			m = m->l_prev;
+	for (; m; m = m->l_next) {
+		if (!read_dyn(m, &t) || !(i = find(&t, name, ver)))
+			continue;
+		if ((t.symtab[i].st_info & 0xf) == STT_GNU_IFUNC)
+			return NULL; /* its address needs its resolver: not ours to run */
+		*addr = (void *)(m->l_addr + t.symtab[i].st_value);
+		return m;
+	}
+	return NULL;
+}
+
+const char *rwc_libc_symver(const char *name)
+{
+	struct link_map *m = NULL;
+	Dl_info info;
+	struct dyn t;
+	uint32_t i;
+
+	if (!dladdr1((void *)&gnu_get_libc_version, &info, (void **)&m, RTLD_DL_LINKMAP) || !m || !read_dyn(m, &t) || !t.versym ||
+	    !(i = find(&t, name, NULL)))
+		return NULL;
+	return ver_name(&t, t.versym[i] & 0x7fff);
+}

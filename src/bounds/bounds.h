@@ -1,0 +1,32 @@
+/* bounds.h: the checks beyond the memory map (RWCHECK_CHECKS heap and
+ * stack): the malloc block or the stack frame that holds a buffer must
+ * hold all of it.  The fast path (rwc_bounds_fast) is lock-free and
+ * signal-safe: a few loads for a buffer that is neither, a bitmap search
+ * and a header read for a heap buffer, a per-thread cache of frames for a
+ * stack buffer.  The full check may walk the stack with libunwind under
+ * the report lock. */
+#ifndef RWC_BOUNDS_H
+#define RWC_BOUNDS_H
+
+#include "base/checks.h"
+#include "base/knobs.h"
+#include "bounds/heapmap.h"
+
+/* The bounds checks in force (RWC_CHECK_HEAP | RWC_CHECK_STACK bits). */
+static inline unsigned rwc_bounds_on(void)
+{
+	return __atomic_load_n(&rwc_checks, __ATOMIC_RELAXED) & (RWC_CHECK_HEAP | RWC_CHECK_STACK);
+}
+
+/* 1 when [p, p+n) is known good for the checks in force; 0: ask
+ * rwc_bounds_check.  SP0 is the caller's stack pointer at the call (its
+ * frame starts there), PC the return address into it.  The inline front
+ * of it is rwc_bounds_fast (fastpath.h). */
+int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc);
+
+/* The full check: RWC_OK, or the problem with what holds the buffer in B
+ * and the bad bytes [*bad_lo, *bad_hi). */
+enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc,
+				  struct rwc_bounds *b, uintptr_t *bad_lo, uintptr_t *bad_hi);
+
+#endif

@@ -1,0 +1,46 @@
+/* fastbounds.h: the bounds checks' fast path: a buffer that is neither on
+ * the heap nor on the stack, or one inside a block just found, in a few
+ * loads; anything else goes on to rwc_bounds_good (bounds.h).  Lock-free,
+ * async-signal-safe, no system call. */
+#ifndef RWC_FASTBOUNDS_H
+#define RWC_FASTBOUNDS_H
+
+#include "bounds/bounds.h"
+#include "mapview/tcache.h"
+
+/* glibc's chunk header of the live block at L, read when it is on the
+ * page of P (mapped: P is) or in a range the thread knows readable. */
+static inline int rwc_heap_quick(uintptr_t p, size_t n)
+{
+	uintptr_t l = rwc_hm_near(p);
+	size_t usable;
+
+	if (!l || (((l - 16) ^ p) >> 12 && !rwc_fast_range((const void *)(l - 16), 16, RWC_NEED_READ)))
+		return 0;
+	usable = rwc_chunk_usable(((const size_t *)l)[-1]);
+	return p - l < usable && n <= usable - (p - l);
+}
+
+/* The bounds checks' fast path, for the checks ON in force: a buffer that
+ * is neither on the heap nor on the stack, or one inside a block just
+ * found, in a few loads. */
+static inline __attribute__((always_inline)) int rwc_bounds_fast_on(unsigned on, const void *p, size_t n,
+								    const void *sp0, const void *pc)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	if (RWC_LIKELY(!on) || n == 0)
+		return 1;
+	if ((!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below(a) || rwc_heap_quick(a, n)) &&
+	    (!(on & RWC_CHECK_STACK) || a < (uintptr_t)sp0))
+		return 1;
+	return rwc_bounds_good(a, n, (uintptr_t)sp0, (uintptr_t)pc);
+}
+
+static inline __attribute__((always_inline)) int rwc_bounds_fast(const void *p, size_t n, const void *sp0,
+								 const void *pc)
+{
+	return rwc_bounds_fast_on(rwc_bounds_on(), p, n, sp0, pc);
+}
+
+#endif

@@ -1,0 +1,194 @@
+/* heapmap.c: the block-start bitmaps (see heapmap.h). */
+#include "config.h"
+
+#include "bounds/heapmap.h"
+
+#include <errno.h>
+#include <sys/mman.h>
+
+#include "mapview/mapnews.h"
+#include "base/real.h"
+
+#define LEAF_SHIFT RWC_HM_LEAF_SHIFT
+#define NLEAVES RWC_HM_LEAVES
+#define GRAINS RWC_HM_GRAINS
+#define WORDS RWC_HM_WORDS
+#define leaf rwc_hm_leaf
+
+struct rwc_hm_leaf *rwc_hm_top[NLEAVES];
+#define top rwc_hm_top
+int rwc_hm_origins;
+
+static void *map_mem(size_t n)
+{
+	int e = errno;
+	void *p = REAL(mmap)(NULL, n, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	rwc_watch_mmap(p, n, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+	errno = e;
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* *SLOT, or N bytes mapped, given FIRST as their first word and published
+ * there; when another thread published first, ours goes back.  NULL
+ * without memory. */
+static void *map_once(void **slot, size_t n, uintptr_t first)
+{
+	void *cur = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *m;
+
+	if (cur)
+		return cur;
+	m = map_mem(n);
+	if (!m)
+		return NULL;
+	*(uintptr_t *)m = first;
+	if (__atomic_compare_exchange_n(slot, &cur, m, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return m;
+	REAL(munmap)(m, n);
+	rwc_watch_munmap(m, n, 0);
+	return cur;
+}
+
+static struct leaf *leaf_of(uintptr_t a, int make)
+{
+	size_t i = a >> LEAF_SHIFT;
+	struct leaf *l;
+
+	if (RWC_UNLIKELY(i >= NLEAVES))
+		return NULL;
+	l = __atomic_load_n(&top[i], __ATOMIC_ACQUIRE);
+	if (RWC_LIKELY(l) || !make)
+		return l;
+	/* first word: lowest, no block yet */
+	return map_once((void **)&top[i], sizeof *l, UINTPTR_MAX);
+}
+
+static inline size_t grain(uintptr_t a)
+{
+	return (a & ((1ul << LEAF_SHIFT) - 1)) >> 4;
+}
+
+static inline void set_bit(uint64_t *bits, uint64_t *sum, size_t g)
+{
+	size_t w = g / 64;
+	uint64_t m = 1ull << (g % 64), sm = 1ull << (w % 64);
+
+	__atomic_fetch_or(&bits[w], m, __ATOMIC_RELEASE);
+	/* Read before writing: the summary line stays shared between threads. */
+	if (!(__atomic_load_n(&sum[w / 64], __ATOMIC_RELAXED) & sm))
+		__atomic_fetch_or(&sum[w / 64], sm, __ATOMIC_RELEASE);
+}
+
+/* Lowers the leaf's lowest start to P (before the bit is set: a search
+ * never skips a block it could find). */
+static inline void note_lowest(struct leaf *l, uintptr_t p)
+{
+	uintptr_t lo = __atomic_load_n(&l->lowest, __ATOMIC_RELAXED);
+
+	while (p < lo && !__atomic_compare_exchange_n(&l->lowest, &lo, p, 1, __ATOMIC_RELEASE,
+						       __ATOMIC_RELAXED))
+		;
+}
+
+void rwc_hm_live(uintptr_t p, uintptr_t origin)
+{
+	struct leaf *l;
+	size_t g;
+
+	if (!p || (p & (RWC_HM_GRAIN - 1)))
+		return;
+	l = leaf_of(p, 1);
+	if (!l)
+		return;
+	g = grain(p);
+	note_lowest(l, p);
+	if (rwc_hm_origins) {
+		uintptr_t *o = map_once((void **)&l->origin, GRAINS * sizeof *o, 0);
+
+		if (o)
+			__atomic_store_n(&o[g], origin, __ATOMIC_RELAXED);
+	}
+	set_bit(l->live, l->live_sum, g);
+}
+
+void rwc_hm_freed(uintptr_t p, int mark)
+{
+	struct leaf *l;
+	size_t g;
+
+	if (!p || (p & (RWC_HM_GRAIN - 1)))
+		return;
+	l = leaf_of(p, 0);
+	if (!l)
+		return;
+	g = grain(p);
+	/* The live bit goes first: another thread may be handed this block
+	 * again as soon as it is free. */
+	__atomic_fetch_and(&l->live[g / 64], ~(1ull << (g % 64)), __ATOMIC_RELEASE);
+	if (mark)
+		set_bit(l->freed, l->freed_sum, g);
+}
+
+/* The highest set bit at or below grain G and at or above grain LOW in
+ * one leaf's bitmap, as an index + 1; 0 if none. */
+static size_t prev_bit(const uint64_t *bits, const uint64_t *sum, size_t g, size_t low)
+{
+	size_t w = g / 64;
+	uint64_t m = __atomic_load_n(&bits[w], __ATOMIC_ACQUIRE);
+
+	m &= (g % 64 == 63) ? ~0ull : ((1ull << (g % 64 + 1)) - 1);
+	if (m) {
+		size_t b = w * 64 + 63 - (size_t)__builtin_clzll(m);
+		return b >= low ? b + 1 : 0;
+	}
+	while (w > low / 64) {
+		size_t s = (w - 1) / 64;
+		uint64_t sm = __atomic_load_n(&sum[s], __ATOMIC_ACQUIRE);
+
+		sm &= ((w - 1) % 64 == 63) ? ~0ull : ((1ull << ((w - 1) % 64 + 1)) - 1);
+		if (!sm) {
+			w = s * 64; /* nothing in this summary word below w */
+			continue;
+		}
+		w = s * 64 + 63 - (size_t)__builtin_clzll(sm);
+		m = __atomic_load_n(&bits[w], __ATOMIC_ACQUIRE);
+		if (m) {
+			size_t b = w * 64 + 63 - (size_t)__builtin_clzll(m);
+			return b >= low ? b + 1 : 0;
+		}
+	}
+	return 0;
+}
+
+uintptr_t rwc_hm_prev(uintptr_t a, int freed, uintptr_t floor)
+{
+	uintptr_t lowest = a > RWC_HM_SEARCH ? a - RWC_HM_SEARCH : 0;
+
+	if (floor > lowest)
+		lowest = floor;
+	for (int hop = 0; hop < 2; hop++) {
+		const struct leaf *l = leaf_of(a, 0);
+		uintptr_t base = a & ~((1ul << LEAF_SHIFT) - 1);
+		size_t low = lowest > base ? grain(lowest) : 0, b;
+
+		if (l && a >= __atomic_load_n(&l->lowest, __ATOMIC_ACQUIRE)) {
+			b = freed ? prev_bit(l->freed, l->freed_sum, grain(a), low)
+				  : prev_bit(l->live, l->live_sum, grain(a), low);
+			if (b)
+				return base + (b - 1) * RWC_HM_GRAIN;
+		}
+		if (base == 0 || lowest >= base)
+			return 0;
+		a = base - 1;
+	}
+	return 0;
+}
+
+uintptr_t rwc_hm_origin(uintptr_t p)
+{
+	const struct leaf *l = leaf_of(p, 0);
+	const uintptr_t *o = l ? __atomic_load_n(&l->origin, __ATOMIC_ACQUIRE) : NULL;
+
+	return o ? __atomic_load_n(&o[grain(p)], __ATOMIC_RELAXED) : 0;
+}

@@ -1,0 +1,115 @@
+/* heapmap.h: where malloc blocks start.  One bit per 16-byte granule of
+ * address space says "a live block starts here", another "a block that
+ * started here was freed"; the allocator wrappers (malloc.c) set and clear
+ * them, the heap check (bounds.c) searches them backwards from a buffer
+ * to the block that holds it.  Bits live in 1 GiB leaves mapped on first
+ * use (MAP_NORESERVE: only the touched pages cost memory, 1/64 of the heap
+ * at most); a summary bit per bitmap word keeps the backward search short.
+ * Lock-free: bits change with atomic operations; a search racing a change
+ * may see either state.  Optionally (rwc_hm_origins), the allocating call
+ * site of each live block. */
+#ifndef RWC_HEAPMAP_H
+#define RWC_HEAPMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RWC_HM_GRAIN 16u          /* glibc's MALLOC_ALIGNMENT on 64-bit */
+#define RWC_HM_SEARCH (64u << 20) /* how far back a block start is searched */
+#define RWC_HM_LEAF_SHIFT 30      /* 1 GiB of address space per leaf */
+#define RWC_HM_LEAVES (1u << (47 - RWC_HM_LEAF_SHIFT)) /* below 128 TiB: 1 MiB of .bss */
+
+#define RWC_HM_GRAINS (1ul << (RWC_HM_LEAF_SHIFT - 4)) /* bits per bitmap */
+#define RWC_HM_WORDS (RWC_HM_GRAINS / 64)
+
+/* One leaf: 1 GiB of address space. */
+struct rwc_hm_leaf {
+	uintptr_t lowest;                   /* no block ever started below this */
+	uint64_t live[RWC_HM_WORDS];        /* bit g: a live block starts at grain g */
+	uint64_t freed[RWC_HM_WORDS];       /* ... a block that started there was freed */
+	uint64_t live_sum[RWC_HM_WORDS / 64];  /* bit w: live[w] may be nonzero */
+	uint64_t freed_sum[RWC_HM_WORDS / 64]; /* never cleared: a hint */
+	uintptr_t *origin;                  /* per grain, when origins are kept */
+};
+
+extern struct rwc_hm_leaf *rwc_hm_top[RWC_HM_LEAVES];
+
+/* 1 when no block can start at or below A within the search: the common
+ * answer for buffers that are not on the heap, in a few loads. */
+static inline int rwc_hm_nothing_below(uintptr_t a)
+{
+	size_t i = a >> RWC_HM_LEAF_SHIFT;
+	const struct rwc_hm_leaf *l;
+
+	if (i >= RWC_HM_LEAVES)
+		return 1;
+	l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE);
+	if (l && a >= __atomic_load_n(&l->lowest, __ATOMIC_ACQUIRE))
+		return 0;
+	/* near the leaf's start the search reaches into the leaf below */
+	return (a & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >= RWC_HM_SEARCH || i == 0 ||
+	       !__atomic_load_n(&rwc_hm_top[i - 1], __ATOMIC_ACQUIRE);
+}
+
+/* 1 when rwc_hm_nothing_below() holds for every address of [LO, LAST]:
+ * within one leaf, the lowest start is above LAST (so above every address
+ * below it) and LO is past the reach of the leaf below (so every address
+ * above it is too). */
+static inline int rwc_hm_nothing_below_span(uintptr_t lo, uintptr_t last)
+{
+	return (lo >> RWC_HM_LEAF_SHIFT) == (last >> RWC_HM_LEAF_SHIFT) && rwc_hm_nothing_below(lo) &&
+	       rwc_hm_nothing_below(last);
+}
+
+/* Records the block at P (from malloc & co.) as live, with the call site
+ * ORIGIN when origins are kept; a no-op for addresses it cannot track. */
+void rwc_hm_live(uintptr_t p, uintptr_t origin);
+/* Records that the block at P is being freed; MARK: remember it as a
+ * freed block (not for blocks whose memory is unmapped). */
+void rwc_hm_freed(uintptr_t p, int mark);
+
+/* The nearest live (FREED 0) or freed (FREED 1) block start at or below
+ * A, no further back than RWC_HM_SEARCH nor below FLOOR; 0 if none. */
+uintptr_t rwc_hm_prev(uintptr_t a, int freed, uintptr_t floor);
+
+/* The usable bytes of the glibc malloc block whose chunk header's size
+ * word (just below the block) is H, or 0 for a word that cannot be one. */
+static inline size_t rwc_chunk_usable(size_t h)
+{
+	size_t sz = h & ~(size_t)7;
+
+	if (sz < 4 * sizeof(size_t) || sz > ((size_t)1 << 46))
+		return 0;
+	return sz - ((h & 2 /* IS_MMAPPED */) ? 2 : 1) * sizeof(size_t);
+}
+
+/* An origin with this bit is a trace id of depot.h; else a call site. */
+#define RWC_HM_TRACE ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1))
+
+/* The origin recorded for the live block at P, or 0. */
+uintptr_t rwc_hm_origin(uintptr_t p);
+
+/* Keep origins (RWCHECK_HEAP_ORIGINS: 0 none, 1 the call site, more: a
+ * trace of that many frames); set before blocks are recorded to have them
+ * all. */
+extern int rwc_hm_origins;
+
+/* The live block starting in the same 64-grain word as A, at or below it:
+ * the quick case of rwc_hm_prev (a buffer near its block's start); 0 when
+ * the answer needs the full search. */
+static inline uintptr_t rwc_hm_near(uintptr_t a)
+{
+	size_t i = a >> RWC_HM_LEAF_SHIFT, g;
+	const struct rwc_hm_leaf *l;
+	uint64_t m;
+
+	if (i >= RWC_HM_LEAVES || !(l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)))
+		return 0;
+	g = (a & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;
+	m = __atomic_load_n(&l->live[g / 64], __ATOMIC_ACQUIRE) & (~0ull >> (63 - g % 64));
+	return m ? (a & ~((1ul << RWC_HM_LEAF_SHIFT) - 1)) +
+			   ((g & ~(size_t)63) + 63 - (size_t)__builtin_clzll(m)) * RWC_HM_GRAIN
+		 : 0;
+}
+
+#endif

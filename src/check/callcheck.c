@@ -1,0 +1,253 @@
+/* callcheck.c: the checks of one call, shape by shape (see check.h): the
+ * counts and offsets, the arrays the checks must read (proved readable
+ * first), then every buffer: its mapping (mapview.h), then its heap block
+ * or stack frame (bounds.h).  The first problem wins. */
+#include "config.h"
+
+#include "check/check.h"
+
+#include <limits.h>
+#include <sys/socket.h>
+
+#include "base/knobs.h"
+#include "bounds/bounds.h"
+#include "mapview/mapview.h"
+
+
+static enum rwc_problem found(struct rwc_finding *f, enum rwc_problem pr, const void *p, size_t n,
+			      const char *what, long idx)
+{
+	f->problem = pr;
+	f->what = what;
+	f->iov_index = idx;
+	f->buf = p;
+	f->count = n;
+	return pr;
+}
+
+/* An array the checks must read (the iovec array, the msghdr): always
+ * proved readable first, reported only with the maps check on; *SKIP
+ * set when it is bad but that check is off. */
+static enum rwc_problem array(const void *p, size_t n, struct rwc_finding *f, const char *what,
+			      int *skip)
+{
+	if (rwc_map_verdict((uintptr_t)p, n, RWC_NEED_READ, &f->v) == RWC_OK)
+		return RWC_OK;
+	if (!(rwc_checks & RWC_CHECK_MAPS)) {
+		*skip = 1;
+		return RWC_OK;
+	}
+	return found(f, RWC_IOV_ARRAY_BAD, p, n, what, -1);
+}
+
+/* Memory the call uses as NEED says: its mapping, then its heap block or
+ * stack frame. */
+static enum rwc_problem memn(const struct rwc_call *c, const void *p, size_t n, unsigned need,
+			     struct rwc_finding *f, const char *what, long idx)
+{
+	enum rwc_problem pr;
+	uintptr_t lo, hi;
+
+	if ((rwc_checks & RWC_CHECK_MAPS) &&
+	    (pr = rwc_map_verdict((uintptr_t)p, n, need, &f->v)) != RWC_OK)
+		return found(f, pr, p, n, what, idx);
+	pr = rwc_bounds_check((uintptr_t)p, n, (uintptr_t)c->caller_sp, (uintptr_t)c->caller,
+			      &f->bounds, &lo, &hi);
+	if (pr == RWC_OK)
+		return RWC_OK;
+	rwc_verdict_init(&f->v, (uintptr_t)p, n, need);
+	f->v.problem = pr;
+	f->v.bad_lo = lo;
+	f->v.bad_hi = hi;
+	return found(f, pr, p, n, what, idx);
+}
+
+/* A buffer the call transfers into (read-like) or out of (write-like). */
+static enum rwc_problem mem(const struct rwc_call *c, const void *p, size_t n, struct rwc_finding *f,
+			    const char *what, long idx)
+{
+	return memn(c, p, n, c->need, f, what, idx);
+}
+
+static enum rwc_problem fail(struct rwc_finding *f, enum rwc_problem p)
+{
+	f->problem = p;
+	return p;
+}
+
+/* iovcnt, the array, the total, the offset, then every segment. */
+static enum rwc_problem check_iov(const struct rwc_call *c, const struct iovec *iov,
+				  long iovcnt, struct rwc_finding *f)
+{
+	enum rwc_problem p;
+	int skip = 0;
+
+	f->buf = iov;
+	f->count = (size_t)iovcnt;
+	if ((p = rwc_check_iovcnt(iovcnt)))
+		return (rwc_checks & RWC_CHECK_COUNT) ? fail(f, p) : RWC_OK;
+	if (iovcnt == 0)
+		return RWC_OK;
+	if (array(iov, (size_t)iovcnt * sizeof *iov, f, "the iovec array", &skip)) {
+		f->count = (size_t)iovcnt;
+		return f->problem;
+	}
+	if (skip)
+		return RWC_OK;
+	if ((p = rwc_check_iov_total(iov, iovcnt, &f->total)) && (rwc_checks & RWC_CHECK_COUNT))
+		return fail(f, p);
+	if (c->has_offset && (rwc_checks & RWC_CHECK_OFFSET) &&
+	    (p = rwc_check_offset(c->offset, f->total, c->offset_minus_one_ok)))
+		return fail(f, p);
+	for (long i = 0; i < iovcnt; i++)
+		if (iov[i].iov_len && mem(c, iov[i].iov_base, iov[i].iov_len, f, "iov", i))
+			return f->problem;
+	return RWC_OK;
+}
+
+static enum rwc_problem check_msg(const struct rwc_call *c, const struct msghdr *m, struct rwc_finding *f)
+{
+	size_t iovlen;
+	int skip = 0;
+
+	f->buf = m;
+	f->count = sizeof *m;
+	if (array(m, sizeof *m, f, "the msghdr", &skip))
+		return f->problem;
+	if (skip)
+		return RWC_OK;
+	iovlen = m->msg_iovlen;
+	if (check_iov(c, m->msg_iov, iovlen > (size_t)IOV_MAX ? -1 : (long)iovlen, f))
+		return f->problem;
+	if (m->msg_name && m->msg_namelen && mem(c, m->msg_name, m->msg_namelen, f, "msg_name", -1))
+		return f->problem;
+	if (m->msg_control && m->msg_controllen &&
+	    mem(c, m->msg_control, m->msg_controllen, f, "msg_control", -1))
+		return f->problem;
+	return RWC_OK;
+}
+
+/* recvmmsg/sendmmsg: the kernel reads every mmsghdr and writes its
+ * msg_len back, so the array must be readable, then writable; then each
+ * message as for recvmsg/sendmsg.  The kernel clamps vlen to UIO_MAXIOV. */
+static enum rwc_problem check_mmsg(const struct rwc_call *c, struct rwc_finding *f)
+{
+	const struct mmsghdr *v = c->msg;
+	size_t vlen = (size_t)(unsigned)c->iovcnt, n;
+	int skip = 0;
+
+	if (vlen > IOV_MAX)
+		vlen = IOV_MAX;
+	if (vlen == 0)
+		return RWC_OK;
+	n = vlen * sizeof *v;
+	f->buf = v;
+	f->count = vlen;
+	if (array(v, n, f, "the mmsghdr array", &skip) || skip)
+		return f->problem;
+	if ((rwc_checks & RWC_CHECK_MAPS) && rwc_map_verdict((uintptr_t)v, n, RWC_NEED_WRITE, &f->v) != RWC_OK)
+		return found(f, f->v.problem, v, n, "the mmsghdr array", -1);
+	for (size_t i = 0; i < vlen; i++) {
+		f->msg_index = (long)i;
+		if (check_msg(c, &v[i].msg_hdr, f))
+			return f->problem;
+	}
+	f->msg_index = -1;
+	return RWC_OK;
+}
+
+/* sendfile, splice, copy_file_range: the count, then each offset pointer
+ * (read and written back by the kernel) and the offset it holds. */
+static enum rwc_problem check_xfer(const struct rwc_call *c, struct rwc_finding *f)
+{
+	enum rwc_problem p;
+
+	if ((p = rwc_check_count(c->count)) && (rwc_checks & RWC_CHECK_COUNT))
+		return fail(f, p);
+	for (int k = 0; k < 2; k++) {
+		const int64_t *o = c->offp[k];
+
+		struct rwc_verdict v;
+
+		if (!o)
+			continue;
+		if (memn(c, o, sizeof *o, RWC_NEED_READ | RWC_NEED_WRITE, f, c->offname[k], -1))
+			return f->problem;
+		/* read only when readable: memn proved it, unless the maps
+		 * check is off */
+		if (!(rwc_checks & RWC_CHECK_MAPS) &&
+		    rwc_map_verdict((uintptr_t)o, sizeof *o, RWC_NEED_READ, &v) != RWC_OK)
+			continue;
+		if ((rwc_checks & RWC_CHECK_OFFSET) && (p = rwc_check_offset(*o, c->count, 0))) {
+			f->offset = *o;
+			f->offset_what = c->offname[k];
+			return fail(f, p);
+		}
+	}
+	return RWC_OK;
+}
+
+/* process_vm_readv/writev: the local iovecs as for readv/writev; the
+ * remote array is read by the kernel (its segments are another
+ * process's memory). */
+static enum rwc_problem check_pvm(const struct rwc_call *c, struct rwc_finding *f)
+{
+	enum rwc_problem p;
+	int skip = 0;
+
+	if (check_iov(c, c->iov, c->iovcnt, f))
+		return f->problem;
+	f->buf = c->riov;
+	f->count = (size_t)c->riovcnt;
+	if ((p = rwc_check_iovcnt(c->riovcnt))) {
+		f->what = "the remote iovec array";
+		return (rwc_checks & RWC_CHECK_COUNT) ? fail(f, p) : RWC_OK;
+	}
+	if (c->riovcnt && array(c->riov, (size_t)c->riovcnt * sizeof *c->riov, f,
+				"the remote iovec array", &skip)) {
+		f->count = (size_t)c->riovcnt;
+		return f->problem;
+	}
+	return RWC_OK;
+}
+
+enum rwc_problem rwc_check_call(const struct rwc_call *c, struct rwc_finding *f)
+{
+	enum rwc_problem p;
+
+	f->problem = RWC_OK;
+	f->what = "buf";
+	f->iov_index = -1;
+	f->buf = c->buf;
+	f->count = c->count;
+	f->total = 0;
+	f->v.problem = RWC_OK;
+	f->bounds.kind = RWC_HOLDER_NONE;
+	f->origin = NULL;
+	f->norigin = 0;
+	f->msg_index = -1;
+	f->offset_what = NULL;
+	switch (c->shape) {
+	case RWC_SHAPE_BUF:
+		if ((p = rwc_check_count(c->count)) && (rwc_checks & RWC_CHECK_COUNT))
+			return fail(f, p);
+		if (c->has_offset && (rwc_checks & RWC_CHECK_OFFSET) &&
+		    (p = rwc_check_offset(c->offset, c->count, c->offset_minus_one_ok)))
+			return fail(f, p);
+		if (c->count)
+			return mem(c, c->buf, c->count, f, "buf", -1);
+		return RWC_OK;
+	case RWC_SHAPE_IOV:
+		return check_iov(c, c->iov, c->iovcnt, f);
+	case RWC_SHAPE_MSG:
+		return check_msg(c, c->msg, f);
+	case RWC_SHAPE_MMSG:
+		return check_mmsg(c, f);
+	case RWC_SHAPE_XFER:
+		return check_xfer(c, f);
+	case RWC_SHAPE_PVM:
+		return check_pvm(c, f);
+	}
+	return RWC_OK;
+}
+

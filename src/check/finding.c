@@ -1,0 +1,18 @@
+/* finding.c: what kind of finding one is (see finding.h).  Pure: no
+ * allocation, signal-safe. */
+#include "config.h"
+
+#include "check/finding.h"
+
+int rwc_is_memory_problem(const struct rwc_finding *f)
+{
+	return f->v.problem != RWC_OK &&
+	       (f->problem == RWC_BUF_UNMAPPED || f->problem == RWC_BUF_NOT_WRITABLE ||
+		f->problem == RWC_BUF_NOT_READABLE || f->problem == RWC_IOV_ARRAY_BAD);
+}
+
+int rwc_is_bounds_problem(const struct rwc_finding *f)
+{
+	return (f->problem == RWC_HEAP_OVERFLOW || f->problem == RWC_STACK_OVERFLOW) &&
+	       f->bounds.kind != RWC_HOLDER_NONE;
+}

@@ -1,0 +1,63 @@
+/* fastpath.h: the good-call fast path of the entry points: a buffer or a
+ * vector call answered from the thread's cache of good ranges (tcache.h)
+ * and the bounds checks' fast path (fastbounds.h).  Lock-free, no shared
+ * writes, no system call; async-signal-safe. */
+#ifndef RWC_FASTPATH_H
+#define RWC_FASTPATH_H
+
+#include <limits.h>
+
+#include "base/common.h"
+#include "bounds/fastbounds.h"
+#include "mapview/tcache.h"
+
+/* A buffer call that needs no further look: count sane, bytes known good. */
+static inline int rwc_fast_buf(const void *p, size_t n, unsigned need)
+{
+	return RWC_LIKELY(n <= (size_t)SSIZE_MAX) && rwc_quick_range(p, n, need);
+}
+
+/* The same for a vector call: count, array, total, every segment (and
+ * its heap block or stack frame; SP and PC as for rwc_bounds_fast).  The
+ * segments usually lie in one range the thread knows good (one buffer,
+ * one mapping): then the span from the lowest to the highest byte is
+ * looked up once instead of each segment (exact: every byte of the span
+ * is good, so every segment's is); so is the bounds checks' first look
+ * (no heap block below any of it, all of it below the stack pointer). */
+static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned need, size_t *total,
+			       const void *sp, const void *pc)
+{
+	size_t sum = 0;
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	unsigned on = rwc_bounds_on();
+
+	if (iovcnt < 0 || iovcnt > IOV_MAX ||
+	    !rwc_quick_range(iov, (size_t)iovcnt * sizeof *iov, RWC_NEED_READ))
+		return 0;
+	for (long i = 0; i < iovcnt; i++) {
+		uintptr_t b = (uintptr_t)iov[i].iov_base;
+		size_t len = iov[i].iov_len;
+
+		if (len > (size_t)SSIZE_MAX - sum || b + len < b)
+			return 0;
+		sum += len;
+		if (len) {
+			lo = b < lo ? b : lo;
+			hi = b + len > hi ? b + len : hi;
+		}
+	}
+	if (hi > lo && !rwc_fast_range((const void *)lo, hi - lo, need))
+		for (long i = 0; i < iovcnt; i++)
+			if (!rwc_quick_range(iov[i].iov_base, iov[i].iov_len, need))
+				return 0;
+	if (RWC_UNLIKELY(on) && hi > lo && /* the same for the bounds checks' first look */
+	    !((!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below_span(lo, hi - 1)) &&
+	      (!(on & RWC_CHECK_STACK) || hi - 1 < (uintptr_t)sp)))
+		for (long i = 0; i < iovcnt; i++)
+			if (!rwc_bounds_fast_on(on, iov[i].iov_base, iov[i].iov_len, sp, pc))
+				return 0;
+	*total = sum;
+	return 1;
+}
+
+#endif

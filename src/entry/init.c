@@ -1,0 +1,75 @@
+/* init.c: the library's constructor, kept to what must happen at start:
+ * bind what a signal handler's first checked call may need (real.c),
+ * remember this process (ownmem.c: vfork children tell themselves from
+ * it), and the knobs that must act before main.  The library's own memory
+ * is mapped at its first need (ownmem.h), the knobs are read and the rest
+ * bound by the first checked call (call.c), also for calls that arrive
+ * before this constructor.  Every microsecond here is paid by every
+ * process started under rwcheck (make startab measures it): each first
+ * call of a libc function is a symbol lookup, each new page touched a
+ * fault. */
+#include "config.h"
+
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include "bounds/bounds.h"
+#include "report/dedup.h"
+#include "base/guard.h"
+#include "bounds/heapmap.h"
+#include "base/knobs.h"
+#include "base/log.h"
+#include "entry/mapwatch.h"
+#include "base/ownmem.h"
+#include "base/real.h"
+#include "frames/unwind.h"
+
+/* At exit: how often each reported call site repeated (dedup.c). */
+__attribute__((destructor)) static void rwc_fini(void)
+{
+	rwc_dedup_flush();
+	rwc_log_dropped_note();
+}
+
+/* The knobs that must act before main: allocation origins (blocks are
+ * allocated before the first checked call), and which unwinders to load
+ * now: 1 libunwind (the stack check), 2 libgcc's for allocation traces
+ * (RWCHECK_HEAP_ORIGINS above 1).  (The knobs are parsed again, with
+ * warnings, by the first checked call; nothing is read in a
+ * secure-execution process.) */
+static int early_knobs(void)
+{
+	const char *env[16], *c, *h;
+	unsigned checks = RWC_CHECKS_DEFAULT;
+	unsigned long frames = 0;
+
+	/* (No libc call unless one of these two knobs is set.) */
+	rwc_knobs_environ(environ, 0, env, 16);
+	c = rwc_knobs_lookup(env, 16, "RWCHECK_CHECKS");
+	h = rwc_knobs_lookup(env, 16, "RWCHECK_HEAP_ORIGINS");
+	if ((!c && !h) || getauxval(AT_SECURE))
+		return 0;
+	if (c && rwc_parse_checks(c, RWC_CHECKS_DEFAULT, &checks) != 0)
+		checks = RWC_CHECKS_DEFAULT;
+	if (h && rwc_parse_uint(h, 16, &frames) != 0)
+		frames = 0;
+	if ((checks & RWC_CHECK_HEAP) && frames)
+		rwc_hm_origins = (int)frames; /* (not written when 0: a page fault less) */
+	return ((checks & RWC_CHECK_STACK) ? 1 : 0) | ((checks & RWC_CHECK_HEAP) && frames > 1 ? 2 : 0);
+}
+
+__attribute__((constructor)) static void rwc_init(void)
+{
+	int want;
+
+	rwc_real_bind_early();
+	rwc_ownmem_start();
+	rwc_log_start();
+	want = early_knobs();
+	rwc_depth++; /* the unwinders' own calls (libunwind probes memory with write) */
+	if (want & 1)
+		rwc_unwind_prepare();
+	if (want & 2)
+		rwc_malloc_trace_prepare();
+	rwc_depth--;
+}

@@ -1,0 +1,239 @@
+/* interpose.c: the exported I/O entry points, generated from entries.def.
+ * Each is a few lines: the fast path (fastpath.h), else describe the call
+ * and run the checks (call.c); then the real call.  Signal-safe on the good path; see call.h. */
+#include "config.h"
+#undef _FORTIFY_SOURCE
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/sendfile.h>
+#include <time.h>
+#include <unistd.h>
+
+/* glibc's stdio.h makes these macros when optimizing. */
+#undef fread_unlocked
+#undef fwrite_unlocked
+#undef fgets_unlocked
+
+#include "entry/call.h"
+#include "bounds/bounds.h"
+#include "entry/fastpath.h"
+#include "base/real.h"
+
+#define ENTRY __attribute__((visibility("default"), noinline))
+
+#define RA __builtin_return_address(0)
+#define SP RWC_CALLER_SP()
+/* A buffer's bytes known good: mapped as needed, and within their heap
+ * block or stack frame. */
+#define GOOD(b, n, nd) (rwc_fast_buf(b, n, nd) && rwc_bounds_fast(b, n, SP, RA))
+#define GOODV(nd, t) rwc_fast_iov(iov, iovcnt, nd, t, SP, RA)
+
+/* The fast path: a call whose bytes this thread already knows are good. */
+#define FAST(cond, call)                                                \
+	if (RWC_LIKELY(cond))                                           \
+		return call
+
+/* Describe, check; on a failed check (RWCHECK_ACTION=efault) return
+ * FAILED: -1, or 0 (fread/fwrite), NULL (fgets). */
+#define CHECK_OR(failed, ...)                                           \
+	struct rwc_call c = {__VA_ARGS__, .caller = RA, .caller_sp = SP};      \
+	if (RWC_UNLIKELY(rwc_enter(&c)))                                \
+		return failed
+#define CHECK(...) CHECK_OR(-1, __VA_ARGS__)
+
+/* The entry point's name and number (entry_id.h). */
+#define NAMED(n) .name = #n, .entry = RWC_IDX_##n
+
+#define BUFC(n, nd, b, cnt) NAMED(n), .shape = RWC_SHAPE_BUF, .need = (nd), .fd = fd, \
+	.buf = (b), .count = (cnt)
+#define IOVC(n, nd) NAMED(n), .shape = RWC_SHAPE_IOV, .need = (nd), .fd = fd, \
+	.iov = iov, .iovcnt = iovcnt
+
+#define RWC_BUF(n, nd, bt)                                              \
+	ENTRY ssize_t n(int fd, bt buf, size_t count)                   \
+	{                                                               \
+		FAST(GOOD(buf, count, nd), REAL(n)(fd, buf, count)); \
+		CHECK(BUFC(n, nd, buf, count));                         \
+		return REAL(n)(fd, buf, count);                         \
+	}
+#define RWC_BUF_CHK(n)                                                  \
+	ENTRY ssize_t n(int fd, void *buf, size_t count, size_t buflen) \
+	{                                                               \
+		FAST(GOOD(buf, count, RWC_NEED_WRITE), REAL(n)(fd, buf, count, buflen)); \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, count));             \
+		return REAL(n)(fd, buf, count, buflen);                 \
+	}
+#define RWC_BUF_OFF(n, nd, bt, ot)                                      \
+	ENTRY ssize_t n(int fd, bt buf, size_t count, ot off)           \
+	{                                                               \
+		FAST(GOOD(buf, count, nd) && !rwc_check_offset(off, count, 0), \
+		     REAL(n)(fd, buf, count, off));                     \
+		CHECK(BUFC(n, nd, buf, count), .has_offset = 1, .offset = off); \
+		return REAL(n)(fd, buf, count, off);                    \
+	}
+#define RWC_BUF_OFF_CHK(n, ot)                                          \
+	ENTRY ssize_t n(int fd, void *buf, size_t count, ot off, size_t buflen) \
+	{                                                               \
+		FAST(GOOD(buf, count, RWC_NEED_WRITE) && !rwc_check_offset(off, count, 0), \
+		     REAL(n)(fd, buf, count, off, buflen));             \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, count), .has_offset = 1, .offset = off); \
+		return REAL(n)(fd, buf, count, off, buflen);            \
+	}
+#define RWC_IOV(n, nd)                                                  \
+	ENTRY ssize_t n(int fd, const struct iovec *iov, int iovcnt)    \
+	{                                                               \
+		size_t t;                                               \
+		FAST(GOODV(nd, &t), REAL(n)(fd, iov, iovcnt)); \
+		CHECK(IOVC(n, nd));                                     \
+		return REAL(n)(fd, iov, iovcnt);                        \
+	}
+#define RWC_IOV_OFF(n, nd, ot)                                          \
+	ENTRY ssize_t n(int fd, const struct iovec *iov, int iovcnt, ot off) \
+	{                                                               \
+		size_t t;                                               \
+		FAST(GOODV(nd, &t) && !rwc_check_offset(off, t, 0), \
+		     REAL(n)(fd, iov, iovcnt, off));                    \
+		CHECK(IOVC(n, nd), .has_offset = 1, .offset = off);     \
+		return REAL(n)(fd, iov, iovcnt, off);                   \
+	}
+#define RWC_IOV_OFF2(n, nd, ot)                                         \
+	ENTRY ssize_t n(int fd, const struct iovec *iov, int iovcnt, ot off, int flags) \
+	{                                                               \
+		size_t t;                                               \
+		FAST(GOODV(nd, &t) && !rwc_check_offset(off, t, 1), \
+		     REAL(n)(fd, iov, iovcnt, off, flags));             \
+		CHECK(IOVC(n, nd), .has_offset = 1, .offset = off,      \
+		      .offset_minus_one_ok = 1);                        \
+		return REAL(n)(fd, iov, iovcnt, off, flags);            \
+	}
+#define RWC_SOCK(n, nd, bt)                                             \
+	ENTRY ssize_t n(int fd, bt buf, size_t len, int flags)          \
+	{                                                               \
+		FAST(GOOD(buf, len, nd), REAL(n)(fd, buf, len, flags)); \
+		CHECK(BUFC(n, nd, buf, len));                           \
+		return REAL(n)(fd, buf, len, flags);                    \
+	}
+#define RWC_SOCK_CHK(n)                                                 \
+	ENTRY ssize_t n(int fd, void *buf, size_t len, size_t buflen, int flags) \
+	{                                                               \
+		FAST(GOOD(buf, len, RWC_NEED_WRITE), REAL(n)(fd, buf, len, buflen, flags)); \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
+		return REAL(n)(fd, buf, len, buflen, flags);            \
+	}
+#define RWC_RECVFROM(n)                                                 \
+	ENTRY ssize_t n(int fd, void *__restrict buf, size_t len, int flags, \
+			__SOCKADDR_ARG addr, socklen_t *__restrict alen) \
+	{                                                               \
+		FAST(GOOD(buf, len, RWC_NEED_WRITE), REAL(n)(fd, buf, len, flags, addr, alen)); \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
+		return REAL(n)(fd, buf, len, flags, addr, alen);        \
+	}
+#define RWC_RECVFROM_CHK(n)                                             \
+	ENTRY ssize_t n(int fd, void *__restrict buf, size_t len, size_t buflen, \
+			int flags, __SOCKADDR_ARG addr, socklen_t *__restrict alen) \
+	{                                                               \
+		FAST(GOOD(buf, len, RWC_NEED_WRITE),            \
+		     REAL(n)(fd, buf, len, buflen, flags, addr, alen)); \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
+		return REAL(n)(fd, buf, len, buflen, flags, addr, alen); \
+	}
+#define RWC_SENDTO(n)                                                   \
+	ENTRY ssize_t n(int fd, const void *buf, size_t len, int flags, \
+			__CONST_SOCKADDR_ARG addr, socklen_t alen)      \
+	{                                                               \
+		FAST(GOOD(buf, len, RWC_NEED_READ), REAL(n)(fd, buf, len, flags, addr, alen)); \
+		CHECK(BUFC(n, RWC_NEED_READ, buf, len));                \
+		return REAL(n)(fd, buf, len, flags, addr, alen);        \
+	}
+#define RWC_MSG(n, nd, mt)                                              \
+	ENTRY ssize_t n(int fd, mt msg, int flags)                      \
+	{                                                               \
+		CHECK(NAMED(n), .shape = RWC_SHAPE_MSG, .need = (nd), .fd = fd, .msg = msg); \
+		return REAL(n)(fd, msg, flags);                         \
+	}
+
+/* recvmmsg has a timeout argument, sendmmsg none. */
+#define RWC_MMSG_TIMEOUT_(...) __VA_ARGS__
+#define RWC_MMSG_NONE_(...)
+#define RWC_MMSG(n, nd, extra)                                          \
+	ENTRY int n(int fd, struct mmsghdr *vec, unsigned int vlen, int flags \
+		    extra(, struct timespec *timeout))                  \
+	{                                                               \
+		CHECK(NAMED(n), .shape = RWC_SHAPE_MMSG, .need = (nd), .fd = fd, \
+		      .msg = vec, .iovcnt = (long)vlen);                \
+		return REAL(n)(fd, vec, vlen, flags extra(, timeout));  \
+	}
+/* A transfer between descriptors: nothing of the caller's is read or
+ * written but the offset pointers (the kernel reads and updates them). */
+#define RWC_SENDFILE(n, ot)                                             \
+	ENTRY ssize_t n(int out_fd, int in_fd, ot *off, size_t count)   \
+	{                                                               \
+		FAST(!off && count <= (size_t)SSIZE_MAX, REAL(n)(out_fd, in_fd, off, count)); \
+		CHECK(NAMED(n), .shape = RWC_SHAPE_XFER, .fd = in_fd, .fd2 = out_fd, \
+		      .count = count, .offp = {(int64_t *)off, NULL}, .offname = {"offset", NULL}); \
+		return REAL(n)(out_fd, in_fd, off, count);              \
+	}
+#define RWC_XFER(n)                                                     \
+	ENTRY ssize_t n(int in, off64_t *off_in, int out, off64_t *off_out, size_t len, \
+			unsigned int flags)                             \
+	{                                                               \
+		FAST(!off_in && !off_out && len <= (size_t)SSIZE_MAX,   \
+		     REAL(n)(in, off_in, out, off_out, len, flags));    \
+		CHECK(NAMED(n), .shape = RWC_SHAPE_XFER, .fd = in, .fd2 = out, .count = len, \
+		      .offp = {(int64_t *)off_in, (int64_t *)off_out},  \
+		      .offname = {"off_in", "off_out"});                \
+		return REAL(n)(in, off_in, out, off_out, len, flags);   \
+	}
+/* The local iovecs are this process's buffers; the remote ones are not. */
+#define RWC_PVM(n, nd)                                                  \
+	ENTRY ssize_t n(pid_t pid, const struct iovec *iov, unsigned long iovcnt, \
+			const struct iovec *riov, unsigned long riovcnt, unsigned long flags) \
+	{                                                               \
+		CHECK(NAMED(n), .shape = RWC_SHAPE_PVM, .need = (nd), .fd = pid, \
+		      .iov = iov, .iovcnt = (long)iovcnt, .riov = riov, .riovcnt = (long)riovcnt); \
+		return REAL(n)(pid, iov, iovcnt, riov, riovcnt, flags); \
+	}
+/* stdio: the caller's buffer against the requested size (stdio's own
+ * reads and writes go to its buffer, inside libc).  size * n overflowing
+ * is a count of SIZE_MAX: count-too-large. */
+#define STDIO_COUNT(size, k) ((k) && (size) > SIZE_MAX / (k) ? SIZE_MAX : (size) * (k))
+#define STDIOC(n, nd, b, cnt) NAMED(n), .shape = RWC_SHAPE_BUF, .need = (nd), .fd = -1, \
+	.stream = stream, .buf = (b), .count = (cnt)
+#define RWC_STDIO(n, nd, bt)                                            \
+	ENTRY size_t n(bt ptr, size_t size, size_t k, FILE *stream)     \
+	{                                                               \
+		size_t cnt = STDIO_COUNT(size, k);                      \
+		FAST(GOOD(ptr, cnt, nd), REAL(n)(ptr, size, k, stream)); \
+		CHECK_OR(0, STDIOC(n, nd, ptr, cnt));                        \
+		return REAL(n)(ptr, size, k, stream);                   \
+	}
+#define RWC_FREAD_CHK(n)                                                \
+	ENTRY size_t n(void *ptr, size_t ptrlen, size_t size, size_t k, FILE *stream) \
+	{                                                               \
+		size_t cnt = STDIO_COUNT(size, k);                      \
+		FAST(GOOD(ptr, cnt, RWC_NEED_WRITE), REAL(n)(ptr, ptrlen, size, k, stream)); \
+		CHECK_OR(0, STDIOC(n, RWC_NEED_WRITE, ptr, cnt));            \
+		return REAL(n)(ptr, ptrlen, size, k, stream);           \
+	}
+#define RWC_FGETS(n)                                                    \
+	ENTRY char *n(char *s, int k, FILE *stream)                     \
+	{                                                               \
+		size_t cnt = k > 0 ? (size_t)k : 0;                     \
+		FAST(GOOD(s, cnt, RWC_NEED_WRITE), REAL(n)(s, k, stream)); \
+		CHECK_OR(NULL, STDIOC(n, RWC_NEED_WRITE, s, cnt));           \
+		return REAL(n)(s, k, stream);                           \
+	}
+#define RWC_FGETS_CHK(n)                                                \
+	ENTRY char *n(char *s, size_t size, int k, FILE *stream)        \
+	{                                                               \
+		size_t cnt = k > 0 ? (size_t)k : 0;                     \
+		FAST(GOOD(s, cnt, RWC_NEED_WRITE), REAL(n)(s, size, k, stream)); \
+		CHECK_OR(NULL, STDIOC(n, RWC_NEED_WRITE, s, cnt));           \
+		return REAL(n)(s, size, k, stream);                     \
+	}
+
+#include "base/entries.def"

@@ -1,0 +1,195 @@
+/* mapwatch.c: exported functions that change the memory map.  Each makes
+ * the real call, then marks the map view stale (mapview.h) — also when
+ * called from inside the library or its helpers.  For free/realloc
+ * (malloc.c) it tells what a block's release unmaps: only blocks glibc
+ * malloc served with mmap (and a moved heap top), read from malloc's own
+ * chunk header, never the user's bytes.  Signal-safe
+ * apart from what the real functions are; errno is the real call's. */
+#include "config.h"
+#undef _FORTIFY_SOURCE
+
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+#include <unistd.h>
+
+#include "base/checks.h"
+#include "mapview/mapview.h"
+#include "entry/mapwatch.h"
+#include "mapview/mapnews.h"
+#include "base/ownmem.h"
+#include "base/real.h"
+#include "mapview/snapshot.h"
+
+#ifndef MREMAP_DONTUNMAP
+#define MREMAP_DONTUNMAP 4
+#endif
+
+#define ENTRY __attribute__((visibility("default")))
+
+ENTRY void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	void *r = REAL(mmap)(addr, len, prot, flags, fd, off);
+	rwc_watch_mmap(r, len, prot, flags);
+	return r;
+}
+
+ENTRY void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off)
+{
+	void *r = REAL(mmap64)(addr, len, prot, flags, fd, off);
+	rwc_watch_mmap(r, len, prot, flags);
+	return r;
+}
+
+/* Before a call that can leave a hole: the library's own memory, mapped
+ * now if not yet, must not land in it later (ownmem.h). */
+#define BEFORE_HOLE() ((void)rwc_ownmem_get())
+
+ENTRY int munmap(void *addr, size_t len)
+{
+	int r;
+
+	BEFORE_HOLE();
+	r = REAL(munmap)(addr, len);
+	rwc_watch_munmap(addr, len, r != 0);
+	return r;
+}
+
+ENTRY int mprotect(void *addr, size_t len, int prot)
+{
+	int r = REAL(mprotect)(addr, len, prot);
+	rwc_watch_mprotect(addr, len, prot, r != 0);
+	return r;
+}
+
+ENTRY int pkey_mprotect(void *addr, size_t len, int prot, int pkey)
+{
+	int r = REAL(pkey_mprotect)(addr, len, prot, pkey);
+	rwc_watch_mprotect(addr, len, prot, r != 0);
+	return r;
+}
+
+ENTRY void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
+{
+	void *new_addr = NULL, *r;
+
+	if (flags & (MREMAP_FIXED | MREMAP_DONTUNMAP)) {
+		va_list ap;
+		va_start(ap, flags);
+		new_addr = va_arg(ap, void *); /* NOLINT(clang-analyzer-valist.Uninitialized): false positive */
+		va_end(ap);
+	}
+	BEFORE_HOLE();
+	r = REAL(mremap)(old, old_len, new_len, flags, new_addr);
+	rwc_map_changed();
+	return r;
+}
+
+ENTRY int brk(void *addr)
+{
+	int r;
+
+	BEFORE_HOLE();
+	r = REAL(brk)(addr);
+	rwc_map_changed();
+	return r;
+}
+
+ENTRY void *sbrk(intptr_t incr)
+{
+	void *r;
+
+	if (incr < 0)
+		BEFORE_HOLE();
+	r = REAL(sbrk)(incr);
+	if (incr)
+		rwc_map_changed();
+	return r;
+}
+
+ENTRY void *shmat(int id, const void *addr, int flags)
+{
+	void *r = REAL(shmat)(id, addr, flags);
+	rwc_map_changed();
+	return r;
+}
+
+ENTRY int shmdt(const void *addr)
+{
+	int r;
+
+	BEFORE_HOLE();
+	r = REAL(shmdt)(addr);
+	rwc_map_changed();
+	return r;
+}
+
+ENTRY int dlclose(void *handle)
+{
+	int r;
+
+	BEFORE_HOLE();
+	r = REAL(dlclose)(handle);
+	rwc_map_changed();
+	return r;
+}
+
+/* ---- malloc: free() of an mmapped block unmaps it; a trim moves the
+ * heap top.  Neither goes through an exported function we could see. */
+
+#define IS_MMAPPED 2 /* glibc malloc's chunk flag */
+
+extern void *__curbrk;
+
+static int glibc_malloc = -1; /* is the next malloc glibc's? -1: not known yet */
+static void *seen_brk;
+
+/* What freeing P unmaps: 1 and the exact range for a block glibc malloc
+ * served with mmap (from its chunk header: size, and the offset of the
+ * mapping in prev_size); 0 for other blocks; -1 when unknown (another
+ * allocator: a page-aligned block may be a mapping of its own).  A
+ * release that may unmap is a first need of the library's own memory. */
+int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi)
+{
+	const size_t *h = p;
+
+	if (!p)
+		return 0;
+	if (RWC_UNLIKELY(glibc_malloc < 0)) {
+		int g = rwc_malloc_is_glibc();
+		if (g < 0)
+			return -1; /* malloc not bound yet: nothing known */
+		glibc_malloc = g;
+	}
+	if (!glibc_malloc) {
+		if (((uintptr_t)p & 4095) != 0 && ((uintptr_t)p & 4095) != 16)
+			return 0;
+		BEFORE_HOLE();
+		return -1;
+	}
+	if (!(h[-1] & IS_MMAPPED))
+		return 0;
+	BEFORE_HOLE();
+	*lo = (uintptr_t)p - 2 * sizeof(size_t) - h[-2];
+	*hi = (uintptr_t)p - 2 * sizeof(size_t) + (h[-1] & ~(size_t)7);
+	return 1;
+}
+
+/* After free/realloc: record the unmapped block; a moved heap top (a trim
+ * inside malloc) or an unknown block marks the view stale. */
+void rwc_watch_freed(int m, uintptr_t lo, uintptr_t hi, int moved)
+{
+	void *b = __atomic_load_n(&__curbrk, __ATOMIC_RELAXED);
+
+	if (b != __atomic_load_n(&seen_brk, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&seen_brk, b, __ATOMIC_RELAXED);
+		rwc_map_changed();
+	}
+	if (m < 0 || (m > 0 && moved))
+		rwc_map_changed();
+	else if (m > 0)
+		rwc_snap_set(lo, hi, -1);
+}

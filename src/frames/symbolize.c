@@ -1,0 +1,274 @@
+/* symbolize.c: frame symbolization with a lazily loaded libdw (see
+ * symbolize.h).  One Dwfl per report, ended before returning, so no file
+ * descriptor outlives the report.  Without libdw, dladdr() gives module
+ * and exported function names; so it does when the process is short of
+ * address space, because libdw ends the program when an allocation of
+ * its own fails (elfutils' __libdw_oom: error(EXIT_FAILURE, ENOMEM)). */
+#include "config.h"
+
+#include "frames/symbolize.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include "frames/keepout.h"
+#include "base/once.h"
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/real.h"
+
+#define DW_FUNCS(X)                                                          \
+	X(dwfl_begin) X(dwfl_end) X(dwfl_report_begin) X(dwfl_report_end)    \
+	X(dwfl_linux_proc_report) X(dwfl_linux_proc_find_elf)                \
+	X(dwfl_build_id_find_debuginfo) X(dwfl_addrmodule) X(dwfl_module_info) \
+	X(dwfl_module_addrinfo) X(dwfl_module_getsrc) X(dwfl_lineinfo)       \
+	X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_getscopes_die)      \
+	X(dwarf_tag) X(dwarf_attr) X(dwarf_formudata) X(dwarf_getsrcfiles)   \
+	X(dwarf_filesrc) X(dwarf_diename) X(dwarf_decl_file)
+
+static struct {
+#define X(f) __typeof__(&f) f;
+	DW_FUNCS(X)
+#undef X
+} D;
+
+static struct rwc_once once;
+
+static void *dw_handle; /* stays loaded: reports keep coming */
+
+static int load_dw(void)
+{
+	void *h;
+
+	rwc_keepout_begin(); /* not into the program's holes: keepout.h */
+	h = dw_handle = dlopen(RWC_DW_SONAME, RTLD_NOW | RTLD_LOCAL);
+	rwc_keepout_end();
+
+	if (!h)
+		return 0;
+#define X(f)                                       \
+	if (!(*(void **)&D.f = dlsym(h, #f)))      \
+		return 0;
+	DW_FUNCS(X)
+#undef X
+	return 1;
+}
+
+int rwc_is_system_header(const char *path)
+{
+	return path && (strncmp(path, "/usr/include/", 13) == 0 ||
+			strncmp(path, "/usr/lib/gcc/", 13) == 0 ||
+			strncmp(path, "/usr/local/include/", 19) == 0);
+}
+
+static void copy(char *dst, size_t cap, const char *src)
+{
+	size_t n = src ? strlen(src) : 0;
+
+	if (n >= cap)
+		n = cap - 1;
+	if (n)
+		memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* The scopes around ADDR in CU, innermost first, as the DIE tree nests
+ * them: an inlined function's concrete instance, then the functions it
+ * was inlined into, out to the CU.  (dwarf_getscopes alone goes from an
+ * inlined instance to where its abstract definition lies, mostly the CU
+ * itself, and so drops every caller it was inlined into.)  Returns the
+ * count; *SCOPES is malloc()ed, or NULL when it is 0. */
+static int concrete_scopes(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die **scopes)
+{
+	Dwarf_Die *found = NULL, inner;
+	int n = D.dwarf_getscopes(cu, addr, &found);
+
+	*scopes = NULL;
+	if (n <= 0) {
+		free(found);
+		return 0;
+	}
+	inner = found[0];
+	free(found);
+	n = D.dwarf_getscopes_die(&inner, scopes);
+	if (n <= 0) {
+		free(*scopes);
+		*scopes = NULL;
+		return 0;
+	}
+	return n;
+}
+
+/* Whether the inlined function DIE (or the line LOC inside it) belongs to
+ * a system header: glibc's fortified read() and the like, whose frames are
+ * not shown, as frames inside libc are not. */
+static int hidden_inline(Dwarf_Die *die, const char *loc)
+{
+	return rwc_is_system_header(loc) || rwc_is_system_header(D.dwarf_decl_file(die));
+}
+
+/* The frames of one return address PC: one per function inlined there
+ * (innermost first, each at its line), then the function the symbol table
+ * names, at the line it made the outermost inlined call.  Inlined functions
+ * from system headers give no frame: their location moves out to their
+ * call site.  BASE holds the module, the symbol and the line table's
+ * location.  Returns how many of OUT[0..cap) it filled (at least 1). */
+static int expand_inlines(Dwfl_Module *mod, Dwarf_Addr pc, const struct rwc_frame *base,
+			  struct rwc_frame *out, int cap)
+{
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cu = base->file[0] ? D.dwfl_module_addrdie(mod, pc, &bias) : NULL;
+	Dwarf_Die *scopes = NULL;
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+	int ns = 0, k = 0;
+
+	out[0] = *base;
+	if (cu && (ns = concrete_scopes(cu, pc - bias, &scopes)) > 0 &&
+	    D.dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
+		ns = 0;
+	for (int i = 0; i < ns && k < cap - 1; i++) {
+		Dwarf_Attribute a;
+		Dwarf_Word cf, cl;
+		const char *f, *name;
+
+		if (D.dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		if (D.dwarf_formudata(D.dwarf_attr(&scopes[i], DW_AT_call_file, &a), &cf) != 0 ||
+		    D.dwarf_formudata(D.dwarf_attr(&scopes[i], DW_AT_call_line, &a), &cl) != 0 ||
+		    cf >= nfiles || !(f = D.dwarf_filesrc(files, cf, NULL, NULL)))
+			break;
+		if (!hidden_inline(&scopes[i], out[k].file)) {
+			/* out[k] is this inlined function, at the current line */
+			name = D.dwarf_diename(&scopes[i]);
+			copy(out[k].function, sizeof out[k].function, name ? name : "??");
+			out[k + 1] = *base;
+			k++;
+		}
+		copy(out[k].file, sizeof out[k].file, f);
+		out[k].line = (int)cl;
+	}
+	free(scopes);
+	return k + 1;
+}
+
+static void by_dladdr(struct rwc_frame *fr)
+{
+	Dl_info info;
+
+	if (dladdr((void *)(fr->pc - 1), &info)) {
+		copy(fr->module, sizeof fr->module, info.dli_fname);
+		copy(fr->function, sizeof fr->function, info.dli_sname);
+		fr->module_off = fr->pc - (uintptr_t)info.dli_fbase;
+	}
+}
+
+/* 1 when libdw can run out of nothing: no address-space or data limit, or
+ * at least 64 MiB plus twice the size of the frames' modules (libdw maps
+ * them, and their separate debug files) to spare under it. */
+static int room_for_libdw(const uintptr_t *pcs, int n)
+{
+	struct rlimit as, data;
+	unsigned long long need = 64ull << 20, pages[7] = {0}, pg;
+	char buf[256], *p = buf;
+	uintptr_t bases[32]; /* modules counted once (more than 32: the rest not counted) */
+	ssize_t got;
+	int fd, i = 0, nbases = 0;
+
+	if (getrlimit(RLIMIT_AS, &as) != 0 || getrlimit(RLIMIT_DATA, &data) != 0)
+		return 0;
+	if (as.rlim_cur == RLIM_INFINITY && data.rlim_cur == RLIM_INFINITY)
+		return 1;
+	fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	got = rwc_read_real(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (got <= 0)
+		return 0;
+	buf[got] = '\0';
+	while (i < 7 && *p) /* size resident shared text lib data dt, in pages */
+		pages[i++] = strtoull(p, &p, 10);
+	for (int k = 0; k < n; k++) {
+		Dl_info info;
+		struct stat st;
+		int seen = 0;
+
+		if (!dladdr((void *)(pcs[k] - 1), &info) || !info.dli_fname || !info.dli_fname[0])
+			continue;
+		for (int j = 0; j < nbases && !seen; j++)
+			seen = bases[j] == (uintptr_t)info.dli_fbase;
+		if (seen || nbases == (int)(sizeof bases / sizeof bases[0]))
+			continue;
+		bases[nbases++] = (uintptr_t)info.dli_fbase;
+		if (stat(info.dli_fname, &st) == 0)
+			need += 2ull * (unsigned long long)st.st_size;
+	}
+	pg = (unsigned long long)getpagesize();
+	return rwc_dw_room(as.rlim_cur, pages[0] * pg, data.rlim_cur, pages[5] * pg, need);
+}
+
+int rwc_symbolize(const uintptr_t *pcs, int n, struct rwc_frame *frames, int cap)
+{
+	static char *debuginfo_path;
+	Dwfl_Callbacks cb;
+	Dwfl *dwfl = NULL;
+	int k = 0;
+
+	if (room_for_libdw(pcs, n) && rwc_once(&once, load_dw)) {
+		memset(&cb, 0, sizeof cb);
+		cb.find_elf = D.dwfl_linux_proc_find_elf;
+		/* Build-id lookup in /usr/lib/debug only: never the network. */
+		cb.find_debuginfo = D.dwfl_build_id_find_debuginfo;
+		cb.debuginfo_path = &debuginfo_path;
+		dwfl = D.dwfl_begin(&cb);
+	}
+	if (dwfl) {
+		D.dwfl_report_begin(dwfl);
+		if (D.dwfl_linux_proc_report(dwfl, getpid()) != 0 ||
+		    D.dwfl_report_end(dwfl, NULL, NULL) != 0) {
+			D.dwfl_end(dwfl);
+			dwfl = NULL;
+		}
+	}
+	for (int i = 0; i < n && k < cap; i++) {
+		struct rwc_frame fr;
+		Dwarf_Addr pc = pcs[i] - 1; /* inside the call instruction */
+		Dwfl_Module *mod = dwfl ? D.dwfl_addrmodule(dwfl, pc) : NULL;
+		Dwarf_Addr start = 0;
+		const char *name, *sym, *file;
+		GElf_Off off;
+		GElf_Sym s;
+		Dwfl_Line *line;
+		int lineno = 0;
+
+		memset(&fr, 0, sizeof fr);
+		fr.pc = pcs[i];
+		if (!mod) {
+			by_dladdr(&fr);
+			frames[k++] = fr;
+			continue;
+		}
+		name = D.dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+		copy(fr.module, sizeof fr.module, name);
+		fr.module_off = fr.pc - (uintptr_t)start;
+		sym = D.dwfl_module_addrinfo(mod, pc, &off, &s, NULL, NULL, NULL);
+		copy(fr.function, sizeof fr.function, sym);
+		line = D.dwfl_module_getsrc(mod, pc);
+		if (line && (file = D.dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL))) {
+			copy(fr.file, sizeof fr.file, file);
+			fr.line = lineno;
+		}
+		k += expand_inlines(mod, pc, &fr, frames + k, cap - k);
+	}
+	if (dwfl)
+		D.dwfl_end(dwfl);
+	return k;
+}

@@ -1,0 +1,13 @@
+/* mapnews.h: what a successful or failed map-changing call tells the map
+ * view: the libc wrappers and syscall() (entry), and the library's own
+ * mappings (the heap map, the depot, the own heap).  Signal-safe. */
+#ifndef RWC_MAPNEWS_H
+#define RWC_MAPNEWS_H
+
+#include <stddef.h>
+
+void rwc_watch_mmap(void *result, size_t len, int prot, int flags);
+void rwc_watch_munmap(void *addr, size_t len, int failed);
+void rwc_watch_mprotect(void *addr, size_t len, int prot, int failed);
+
+#endif

@@ -1,0 +1,159 @@
+/* mapview.c: range verdicts (see mapview.h).  A good verdict may come
+ * from the cached view (snapshot.c); a bad one is always confirmed against
+ * the kernel — ioctl(PROCMAP_QUERY) on Linux 6.11+, else a fresh parse of
+ * /proc/self/maps that also describes the mappings around the bad bytes —
+ * because memory mapped behind the library's back (malloc's and the
+ * loader's own mmaps, thread stacks, raw system calls) makes a good call
+ * look bad to the cache.  A cache that proved wrong is marked stale.
+ * Signal-safe; no allocation. */
+#include "config.h"
+
+#include "mapview/mapview.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/ioctl.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "mapview/tcache.h"
+#include "base/log.h"
+#include "mapview/maps_parse.h"
+#include "base/real.h"
+#include "mapview/mapsfile.h"
+#include "mapview/snapshot.h"
+
+/* ---- ioctl(PROCMAP_QUERY), Linux 6.11+; defined here when the installed
+ * headers predate it. */
+#ifndef PROCMAP_QUERY
+struct procmap_query {
+	uint64_t size;
+	uint64_t query_flags;
+	uint64_t query_addr;
+	uint64_t vma_start;
+	uint64_t vma_end;
+	uint64_t vma_flags;
+	uint64_t vma_page_size;
+	uint64_t vma_offset;
+	uint64_t inode;
+	uint32_t dev_major;
+	uint32_t dev_minor;
+	uint32_t vma_name_size;
+	uint32_t build_id_size;
+	uint64_t vma_name_addr;
+	uint64_t build_id_addr;
+};
+#define PROCMAP_QUERY _IOWR('f', 17, struct procmap_query)
+#define PROCMAP_QUERY_VMA_READABLE 0x01
+#define PROCMAP_QUERY_VMA_WRITABLE 0x02
+#define PROCMAP_QUERY_VMA_EXECUTABLE 0x04
+#define PROCMAP_QUERY_VMA_SHARED 0x08
+#define PROCMAP_QUERY_COVERING_OR_NEXT_VMA 0x10
+#endif
+
+static int procmap_query_off; /* 1: kernel lacks it, or disabled */
+
+void rwc_map_disable_procmap_query(void)
+{
+	procmap_query_off = 1;
+}
+
+/* ---- asking the kernel ---------------------------------------------- */
+
+/* Verdict by ioctl(PROCMAP_QUERY): 0 done, -1 unsupported or failed. */
+static int query_verdict(int fd, struct rwc_verdict *v)
+{
+	uintptr_t addr = v->lo;
+
+	while (!v->done) {
+		struct procmap_query q;
+		struct rwc_region r;
+
+		memset(&q, 0, sizeof q);
+		q.size = sizeof q;
+		q.query_flags = PROCMAP_QUERY_COVERING_OR_NEXT_VMA;
+		q.query_addr = addr;
+		if (ioctl(fd, PROCMAP_QUERY, &q) < 0) {
+			if (errno == ENOENT)
+				break;
+			if (errno == ENOTTY || errno == EINVAL || errno == EOPNOTSUPP)
+				procmap_query_off = 1;
+			return -1;
+		}
+		r.start = (uintptr_t)q.vma_start;
+		r.end = (uintptr_t)q.vma_end;
+		r.prot = ((q.vma_flags & PROCMAP_QUERY_VMA_READABLE) ? RWC_PROT_R : 0) |
+			 ((q.vma_flags & PROCMAP_QUERY_VMA_WRITABLE) ? RWC_PROT_W : 0) |
+			 ((q.vma_flags & PROCMAP_QUERY_VMA_EXECUTABLE) ? RWC_PROT_X : 0) |
+			 ((q.vma_flags & PROCMAP_QUERY_VMA_SHARED) ? RWC_PROT_SHARED : 0);
+		if (r.end <= addr)
+			return -1;
+		if (!rwc_snap_hidden(r.start, r.end, r.prot))
+			rwc_verdict_feed(v, &r, NULL);
+		addr = r.end;
+	}
+	rwc_verdict_finish(v);
+	return 0;
+}
+
+static int feed_entry(const struct rwc_map_entry *e, void *arg)
+{
+	struct rwc_verdict *v = arg;
+	struct rwc_region r = {e->start, e->end, e->prot};
+	struct rwc_region_info info = {e->offset, e->path, e->path_len};
+
+	if (rwc_snap_hidden(e->start, e->end, e->prot))
+		return 0;
+	return rwc_verdict_feed(v, &r, &info);
+}
+
+/* Authoritative verdict with descriptions, from a fresh parse. */
+static int parse_verdict(int fd, struct rwc_verdict *v)
+{
+	char buf[2048];
+
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return -1;
+	if (rwc_maps_scan(fd, rwc_read_real, buf, sizeof buf, feed_entry, v, NULL) < 0)
+		return -1;
+	rwc_verdict_finish(v);
+	return 0;
+}
+
+enum rwc_problem rwc_map_verdict(uintptr_t lo, size_t len, unsigned need, struct rwc_verdict *v)
+{
+	int fd, rc;
+
+	if (rwc_fast_range((const void *)lo, len, need)) {
+		rwc_verdict_init(v, lo, 0, need);
+		return RWC_OK;
+	}
+	rc = rwc_snap_verdict(v, lo, len, need);
+	if (rc == RWC_OK)
+		return RWC_OK;
+	fd = rwc_map_open();
+	if (fd < 0)
+		goto pass;
+	if (!procmap_query_off) {
+		rwc_verdict_init(v, lo, len, need);
+		if (query_verdict(fd, v) == 0 && v->problem == RWC_OK) {
+			close(fd);
+			if (rc > 0)
+				rwc_map_changed(); /* the snapshot was wrong */
+			return RWC_OK;
+		}
+	}
+	rwc_verdict_init(v, lo, len, need);
+	rc = parse_verdict(fd, v);
+	close(fd);
+	if (rc < 0)
+		goto pass;
+	if (v->problem == RWC_OK)
+		rwc_map_changed();
+	return v->problem;
+pass:
+	rwc_verdict_init(v, lo, 0, need);
+	return RWC_OK;
+}

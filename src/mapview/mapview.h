@@ -1,0 +1,19 @@
+/* mapview.h: the library's view of this process's memory map, and range
+ * verdicts against it.  Signal-safe and lock-free for readers; allocates
+ * only with mmap (never malloc). */
+#ifndef RWC_MAPVIEW_H
+#define RWC_MAPVIEW_H
+
+#include "base/checks.h"
+
+/* Verdict on [lo, lo+len) needing NEED.  A good verdict may come from the
+ * cached snapshot; a bad one is always confirmed against a fresh read of
+ * the kernel's map and, when it stands, comes with the mappings around the
+ * bad bytes described.  Returns RWC_OK or the problem (also in v). */
+enum rwc_problem rwc_map_verdict(uintptr_t lo, size_t len, unsigned need, struct rwc_verdict *v);
+
+/* Test hooks (used by unit tests and by RWCHECK_MAPS_QUERY): force the
+ * fallback parser instead of ioctl(PROCMAP_QUERY). */
+void rwc_map_disable_procmap_query(void);
+
+#endif

@@ -1,0 +1,153 @@
+/* pagemap.c: the page-permission radix tree (see pagemap.h).  Pure; no
+ * allocation beyond the memory given; signal-safe for readers. */
+#include "config.h"
+
+#include "mapview/pagemap.h"
+
+#include <string.h>
+
+#define FAN 512u        /* entries of a directory */
+#define LEAF_WORDS 16u  /* 512 pages x 2 bits */
+#define LEVELS 3        /* directories above the leaves */
+
+/* A directory entry: 0 nothing is good; odd: the whole granule has the
+ * same bits ((ok << 1) | 1); even: the word index of the child node. */
+static uint64_t uniform(unsigned ok)
+{
+	return ((uint64_t)ok << 1) | 1;
+}
+
+static unsigned gshift(const struct rwc_pagemap *m, int level)
+{
+	return m->shift + 9u * (unsigned)level; /* granule of an entry at LEVEL (0: a page) */
+}
+
+void rwc_pagemap_init(struct rwc_pagemap *m, uint64_t *mem, size_t cap_words, unsigned page_shift)
+{
+	m->mem = mem;
+	m->cap = cap_words;
+	m->shift = page_shift;
+	m->ok = cap_words >= FAN;
+	m->used = m->ok ? FAN : 0;
+	if (m->ok)
+		memset(mem, 0, FAN * sizeof *mem);
+}
+
+/* A child for an entry that was E: a copy of E all over. */
+static int64_t child(struct rwc_pagemap *m, uint64_t e, int leaf)
+{
+	size_t words = leaf ? LEAF_WORDS : FAN, at = m->used;
+
+	if (m->cap - m->used < words) {
+		m->ok = 0;
+		return -1;
+	}
+	m->used += words;
+	if (leaf) {
+		uint64_t w = 0;
+		if (e & 1) /* uniform: replicate the 2 bits */
+			for (unsigned j = 0; j < 32; j++)
+				w |= ((e >> 1) & 3) << (2 * j);
+		for (unsigned j = 0; j < LEAF_WORDS; j++)
+			m->mem[at + j] = w;
+	} else {
+		for (unsigned j = 0; j < FAN; j++)
+			m->mem[at + j] = e;
+	}
+	return (int64_t)at;
+}
+
+static int set_leaf(struct rwc_pagemap *m, size_t node, uintptr_t base, uintptr_t lo, uintptr_t hi,
+		    unsigned ok)
+{
+	for (uintptr_t p = lo; p < hi; p += (uintptr_t)1 << m->shift) {
+		unsigned j = (unsigned)((p - base) >> m->shift);
+		uint64_t *w = &m->mem[node + j / 32];
+		unsigned b = 2 * (j % 32);
+		*w = (*w & ~((uint64_t)3 << b)) | ((uint64_t)(ok & 3) << b);
+	}
+	return 0;
+}
+
+static int set_dir(struct rwc_pagemap *m, int level, size_t node, uintptr_t base, uintptr_t lo,
+		   uintptr_t hi, unsigned ok)
+{
+	unsigned gs = gshift(m, level);
+	uintptr_t g = (uintptr_t)1 << gs;
+
+	for (uintptr_t at = lo; at < hi;) {
+		size_t i = (size_t)((at - base) >> gs);
+		uintptr_t s = base + (uintptr_t)i * g, e = s + g;
+		uintptr_t sub_hi = hi < e ? hi : e;
+		uint64_t *ent = &m->mem[node + i];
+
+		if (at == s && sub_hi == e) {
+			*ent = uniform(ok);
+		} else {
+			if (*ent == 0 || (*ent & 1)) {
+				int64_t c = child(m, *ent, level == 1);
+				if (c < 0)
+					return -1;
+				*ent = (uint64_t)c;
+			}
+			if (level == 1 ? set_leaf(m, (size_t)*ent, s, at, sub_hi, ok)
+				       : set_dir(m, level - 1, (size_t)*ent, s, at, sub_hi, ok))
+				return -1;
+		}
+		at = sub_hi;
+	}
+	return 0;
+}
+
+int rwc_pagemap_set(struct rwc_pagemap *m, uintptr_t lo, uintptr_t hi, unsigned ok)
+{
+	uintptr_t mask = ((uintptr_t)1 << m->shift) - 1;
+
+	if (!m->ok)
+		return -1;
+	lo &= ~mask;
+	hi = (hi + mask) & ~mask;
+	if (hi > (uintptr_t)1 << gshift(m, LEVELS + 1))
+		hi = (uintptr_t)1 << gshift(m, LEVELS + 1); /* beyond the tree: not kept */
+	if (lo >= hi)
+		return 0;
+	return set_dir(m, LEVELS, 0, 0, lo, hi, ok);
+}
+
+int rwc_pagemap_good(const struct rwc_pagemap *m, uintptr_t lo, uintptr_t hi, unsigned need,
+		     uintptr_t *glo, uintptr_t *ghi)
+{
+	uintptr_t top = (uintptr_t)1 << gshift(m, LEVELS + 1), mask = ((uintptr_t)1 << m->shift) - 1;
+
+	if (!m->ok || hi > top || hi <= lo)
+		return 0;
+	*glo = lo & ~mask;
+	*ghi = (hi + mask) & ~mask;
+	for (uintptr_t at = lo; at < hi;) {
+		size_t node = 0;
+		int level = LEVELS;
+
+		for (;;) {
+			unsigned gs = gshift(m, level);
+			uint64_t e = m->mem[node + ((at >> gs) & (FAN - 1))];
+
+			if (e & 1) { /* a uniform granule */
+				if ((((unsigned)e >> 1) & need) != need)
+					return 0;
+				at = ((at >> gs) + 1) << gs;
+				break;
+			}
+			if (e == 0 || e >= m->cap)
+				return 0;
+			node = (size_t)e;
+			if (--level == 0) { /* a leaf: its pages */
+				unsigned j = (unsigned)((at >> m->shift) & (FAN - 1));
+				if ((((unsigned)(m->mem[node + j / 32] >> (2 * (j % 32)))) & need) != need)
+					return 0;
+				at = ((at >> m->shift) + 1) << m->shift;
+				break;
+			}
+		}
+	}
+	return 1;
+}

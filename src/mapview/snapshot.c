@@ -1,0 +1,454 @@
+/* snapshot.c: the cached map view (see snapshot.h).
+ *
+ * Two snapshot buffers, each guarded by a sequence counter (odd while it
+ * is written); the published one is read without locks and re-validated.
+ * rwc_gen counts changes: a snapshot is current while its gen equals
+ * rwc_gen.  A change the library knows exactly (rwc_snap_set) is appended
+ * to the current snapshot's overlay and the snapshot moves to the new
+ * generation; any other change (rwc_map_changed) only bumps rwc_gen, and
+ * the next check re-reads /proc/self/maps.  The writer lock is a try-lock:
+ * whoever cannot take it (another thread writing, or this thread's own
+ * write interrupted by a signal handler) never waits. */
+#include "config.h"
+
+#include "mapview/snapshot.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "mapview/tcache.h"
+#include "base/perproc.h"
+#include "base/log.h"
+#include "mapview/maps_parse.h"
+#include "base/ownmem.h"
+#include "mapview/mapsfile.h"
+#include "mapview/pagemap.h"
+#include "base/real.h"
+
+#define SNAP_CAP 131072u /* regions; vm.max_map_count defaults to 65530 */
+#define OVL_CAP 32u
+#define BLOCK 4u /* regions per block of the two-level index: one cache line */
+#define PROT_MASK 0xfffu /* a start is page-aligned: its low bits hold RWC_PROT_* */
+#define PM_WORDS (1u << 20) /* the page map's memory: 8 MiB, touched as used */
+
+struct ovl {
+	uintptr_t start, end;
+	int prot; /* RWC_PROT_* bits, -1 unmapped */
+};
+
+struct snap {
+	unsigned seq;       /* odd while being written */
+	uint64_t gen;       /* the generation it holds for */
+	size_t n;
+	int complete;       /* 0: more regions than SNAP_CAP, or a read error */
+	                    /* (a full overlay sets gen to 0: stale) */
+	unsigned novl;
+	struct ovl ovl[OVL_CAP]; /* newest last */
+	size_t ntop;
+	uintptr_t top[SNAP_CAP / BLOCK]; /* the last end of each block of ent[] */
+	struct {
+		uintptr_t end;
+		uintptr_t sp;                 /* start | prot */
+	} ent[SNAP_CAP] __attribute__((aligned(64))); /* region i: [sp & ~PROT_MASK, end) */
+	struct rwc_pagemap pm;           /* the same regions, by page (pagemap.h) */
+	uint64_t pm_mem[PM_WORDS];
+};
+
+uint64_t rwc_gen = 1;
+__thread struct rwc_tcache rwc_tcache[RWC_TCACHE_N] __attribute__((tls_model("initial-exec")));
+__thread unsigned rwc_tcache_next __attribute__((tls_model("initial-exec")));
+
+#define SCAN_BUF 65536
+/* Two snapshots, then SCAN_BUF bytes of scan buffer (under the writer
+ * lock), in the library's own memory. */
+_Static_assert(2 * sizeof(struct snap) + SCAN_BUF <= RWC_OWN_SNAP_SIZE, "ownmem.h: RWC_OWN_SNAP_SIZE");
+static inline struct snap *snap_at(int i)
+{
+	return (struct snap *)rwc_ownmem_part(RWC_OWN_SNAP) + i;
+}
+static int cur = -1;   /* published snapshot, -1 none */
+static uintptr_t hidden_lo, hidden_hi;
+
+void rwc_map_changed(void)
+{
+	__atomic_add_fetch(&rwc_gen, 1, __ATOMIC_RELEASE);
+}
+
+void rwc_map_hide(uintptr_t lo, uintptr_t hi)
+{
+	__atomic_store_n(&hidden_lo, lo, __ATOMIC_RELEASE);
+	__atomic_store_n(&hidden_hi, hi, __ATOMIC_RELEASE);
+}
+
+int rwc_snap_hidden(uintptr_t start, uintptr_t end, unsigned prot)
+{
+	return (prot & (RWC_PROT_R | RWC_PROT_W | RWC_PROT_X | RWC_PROT_SHARED)) == RWC_PROT_SHARED &&
+	       start == __atomic_load_n(&hidden_lo, __ATOMIC_ACQUIRE) &&
+	       end == __atomic_load_n(&hidden_hi, __ATOMIC_ACQUIRE) && start != end;
+}
+
+void rwc_tcache_fill(uint64_t gen, uintptr_t lo, uintptr_t hi, unsigned ok)
+{
+	struct rwc_tcache *t = &rwc_tcache[rwc_tcache_next++ % RWC_TCACHE_N];
+
+	t->gen = 0; /* a signal handler arriving now sees no entry */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->lo = lo;
+	t->hi = hi;
+	t->ok = ok;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->gen = gen;
+}
+
+static int lock(void)
+{
+	return !__atomic_exchange_n(&rwc_perproc->snap_writer, 1, __ATOMIC_ACQUIRE);
+}
+
+static void unlock(void)
+{
+	__atomic_store_n(&rwc_perproc->snap_writer, 0, __ATOMIC_RELEASE);
+}
+
+static void write_begin(struct snap *s)
+{
+	__atomic_add_fetch(&s->seq, 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void write_end(struct snap *s)
+{
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_add_fetch(&s->seq, 1, __ATOMIC_RELEASE);
+}
+
+static int snap_add(const struct rwc_map_entry *e, void *arg)
+{
+	struct snap *s = arg;
+
+	if (rwc_snap_hidden(e->start, e->end, e->prot))
+		return 0;
+	if (s->n >= SNAP_CAP) {
+		s->complete = 0;
+		return 1;
+	}
+	s->ent[s->n].sp = (e->start & ~(uintptr_t)PROT_MASK) | e->prot;
+	s->ent[s->n].end = e->end;
+	s->n++;
+	return 0;
+}
+
+static unsigned ok_bits(unsigned prot);
+
+static void build_pagemap(struct snap *s)
+{
+	rwc_pagemap_init(&s->pm, s->pm_mem, PM_WORDS, (unsigned)__builtin_ctzl((unsigned long)sysconf(_SC_PAGESIZE)));
+	for (size_t k = 0; k < s->n && s->pm.ok; k++)
+		rwc_pagemap_set(&s->pm, s->ent[k].sp & ~(uintptr_t)PROT_MASK, s->ent[k].end,
+				ok_bits((unsigned)(s->ent[k].sp & PROT_MASK)));
+}
+
+static void build_index(struct snap *s)
+{
+	s->ntop = (s->n + BLOCK - 1) / BLOCK;
+	for (size_t j = 0; j < s->ntop; j++) {
+		size_t last = j * BLOCK + BLOCK - 1;
+		s->top[j] = s->ent[last < s->n ? last : s->n - 1].end;
+	}
+}
+
+/* First index i < n with a[i] > x, or n.  Branch-free: random lookups
+ * would mispredict every step of a branching search. */
+static size_t first_greater(const uintptr_t *a, size_t n, uintptr_t x)
+{
+	const uintptr_t *base = a;
+	size_t len = n;
+
+	if (n == 0)
+		return 0;
+	while (len > 1) {
+		size_t half = len / 2;
+		base += (size_t)(base[half - 1] <= x) * half;
+		len -= half;
+	}
+	return (size_t)(base - a) + (*base <= x);
+}
+
+/* Index of the first region whose end is above LO (N if none): a search
+ * of the top level, then a scan of one cache line of entries. */
+static size_t find(const struct snap *s, size_t n, size_t ntop, uintptr_t lo)
+{
+	size_t j = first_greater(s->top, ntop, lo), k, e;
+
+	if (j >= ntop)
+		return n;
+	k = j * BLOCK;
+	e = k + BLOCK < n ? k + BLOCK : n;
+	while (k < e && s->ent[k].end <= lo)
+		k++;
+	return k;
+}
+
+/* Re-reads the map into the unpublished buffer and publishes it.  0 if it
+ * could not (lock busy, no buffers, no /proc). */
+static int refresh(void)
+{
+	struct snap *s;
+	int fd, rc;
+
+	if (rwc_ownmem_get() <= 0 || !lock())
+		return 0;
+	s = snap_at(__atomic_load_n(&cur, __ATOMIC_ACQUIRE) == 0 ? 1 : 0);
+	fd = rwc_map_open();
+	if (fd < 0) {
+		unlock();
+		return 0;
+	}
+	write_begin(s);
+	s->gen = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+	s->n = 0;
+	s->novl = 0;
+	s->complete = 1;
+	rc = rwc_maps_scan(fd, rwc_read_real, (char *)snap_at(2), SCAN_BUF, snap_add, s, NULL);
+	if (rc < 0)
+		s->complete = 0;
+	build_index(s);
+	build_pagemap(s);
+	close(fd);
+	write_end(s);
+	__atomic_store_n(&cur, s == snap_at(0) ? 0 : 1, __ATOMIC_RELEASE);
+	unlock();
+	return 1;
+}
+
+void rwc_snap_set(uintptr_t lo, uintptr_t hi, int prot)
+{
+	struct snap *s;
+	int i;
+
+	if (hi <= lo || !rwc_ownmem_ready() || !lock()) { /* (no memory: no snapshot either) */
+		rwc_map_changed();
+		return;
+	}
+	i = __atomic_load_n(&cur, __ATOMIC_ACQUIRE);
+	s = i < 0 ? NULL : snap_at(i);
+	if (!s || s->gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE)) {
+		/* stale anyway: the next check re-reads the whole map */
+		unlock();
+		rwc_map_changed();
+		return;
+	}
+	write_begin(s);
+	{
+		unsigned k = s->novl;
+		int placed = 0;
+
+		/* The same range again with nothing newer over it (mmap/munmap
+		 * churn at one address): overwrite in place. */
+		while (k > 0) {
+			struct ovl *o = &s->ovl[--k];
+			if (o->start == lo && o->end == hi) {
+				o->prot = prot;
+				placed = 1;
+				break;
+			}
+			if (o->start < hi && lo < o->end)
+				break;
+		}
+		if (!placed && s->novl < OVL_CAP) {
+			s->ovl[s->novl].start = lo;
+			s->ovl[s->novl].end = hi;
+			s->ovl[s->novl].prot = prot;
+			s->novl++;
+			placed = 1;
+		}
+		if (!placed) { /* full: re-read the map at the next check */
+			s->gen = 0;
+			write_end(s);
+			unlock();
+			rwc_map_changed();
+			return;
+		}
+	}
+	s->gen = __atomic_add_fetch(&rwc_gen, 1, __ATOMIC_ACQ_REL);
+	write_end(s);
+	unlock();
+}
+
+static unsigned ok_bits(unsigned prot)
+{
+	return ((prot & RWC_PROT_W) ? RWC_NEED_WRITE : 0) | ((prot & RWC_PROT_R) ? RWC_NEED_READ : 0);
+}
+
+/* The overlay's say on [lo, hi): 0 nothing overlaps, 1 decided (into v;
+ * *by the entry that did), -1 a partial overlap (re-read the map). */
+static int overlay_verdict(const struct snap *s, unsigned novl, struct rwc_verdict *v, unsigned *by)
+{
+	for (unsigned k = novl; k-- > 0;) {
+		struct ovl o = s->ovl[k];
+		struct rwc_region r;
+
+		if (!(o.start < v->hi && v->lo < o.end))
+			continue;
+		if (o.start > v->lo || v->hi > o.end)
+			return -1;
+		*by = k;
+		if (o.prot < 0) {
+			v->problem = RWC_BUF_UNMAPPED;
+			return 1;
+		}
+		r.start = o.start;
+		r.end = o.end;
+		r.prot = (unsigned)o.prot;
+		rwc_verdict_feed(v, &r, NULL);
+		rwc_verdict_finish(v);
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether an entry of the overlay from FROM on overlaps [lo, hi). */
+static int overlay_overlaps_from(const struct snap *s, unsigned from, unsigned novl, uintptr_t lo, uintptr_t hi)
+{
+	for (unsigned k = from; k < novl; k++)
+		if (s->ovl[k].start < hi && lo < s->ovl[k].end)
+			return 1;
+	return 0;
+}
+
+static int overlay_overlaps(const struct snap *s, unsigned novl, uintptr_t lo, uintptr_t hi)
+{
+	return overlay_overlaps_from(s, 0, novl, lo, hi);
+}
+
+int rwc_snap_lookup(uintptr_t lo, size_t len, unsigned need)
+{
+	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+	int i = __atomic_load_n(&cur, __ATOMIC_ACQUIRE);
+	uintptr_t hi = lo + len, run_lo, end;
+	const struct snap *s;
+	unsigned seq, novl, prot, ok; /* ok: the needs the range is known good for */
+	size_t n, ntop, k;
+
+	if (i < 0 || hi < lo)
+		return -1;
+	s = snap_at(i);
+	seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+	if ((seq & 1) || __atomic_load_n(&s->gen, __ATOMIC_RELAXED) != g ||
+	    !__atomic_load_n(&s->complete, __ATOMIC_RELAXED))
+		return -1;
+	n = __atomic_load_n(&s->n, __ATOMIC_RELAXED);
+	ntop = __atomic_load_n(&s->ntop, __ATOMIC_RELAXED);
+	novl = __atomic_load_n(&s->novl, __ATOMIC_RELAXED);
+	if (n > SNAP_CAP || ntop > SNAP_CAP / BLOCK || novl > OVL_CAP)
+		return -1;
+	if (__atomic_load_n(&s->pm.ok, __ATOMIC_RELAXED)) {
+		/* flat in the number of mappings: a few loads in the page map */
+		if (overlay_overlaps(s, novl, lo, hi))
+			return -1;
+		if (!rwc_pagemap_good(&s->pm, lo, hi, need, &run_lo, &end))
+			goto not_good;
+		ok = need;
+	} else {
+		k = find(s, n, ntop, lo);
+		if (k >= n || (s->ent[k].sp & ~(uintptr_t)PROT_MASK) > lo)
+			goto not_good;
+		run_lo = s->ent[k].sp & ~(uintptr_t)PROT_MASK;
+		prot = (unsigned)(s->ent[k].sp & PROT_MASK);
+		end = s->ent[k].end;
+		while (end < hi) { /* contiguous regions */
+			if (++k >= n || (s->ent[k].sp & ~(uintptr_t)PROT_MASK) != end)
+				goto not_good;
+			prot &= (unsigned)(s->ent[k].sp & PROT_MASK);
+			end = s->ent[k].end;
+		}
+		ok = ok_bits(prot);
+		if ((ok & need) != need)
+			goto not_good;
+	}
+	if (overlay_overlaps(s, novl, run_lo, end)) {
+		if (overlay_overlaps(s, novl, lo, hi))
+			return -1; /* the full path weighs the overlay */
+		run_lo = lo, end = hi;
+	}
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) != seq)
+		return -1;
+	rwc_tcache_fill(g, run_lo, end, ok);
+	return 1;
+not_good: /* the regions' say, unless an overlay entry has one */
+	if (overlay_overlaps(s, novl, lo, hi))
+		return -1;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -1;
+}
+
+int rwc_snap_verdict(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned need)
+{
+	for (int tries = 0; tries < 4; tries++) {
+		uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+		int i = __atomic_load_n(&cur, __ATOMIC_ACQUIRE);
+		const struct snap *s;
+		unsigned seq, novl, by = 0;
+		size_t ntop;
+		uintptr_t clo = 0, chi = 0;
+		size_t n;
+		int o;
+
+		if (i < 0 || __atomic_load_n(&snap_at(i)->gen, __ATOMIC_ACQUIRE) != g) {
+			if (!refresh())
+				return -1;
+			continue;
+		}
+		s = snap_at(i);
+		if (!__atomic_load_n(&s->complete, __ATOMIC_ACQUIRE))
+			return -1; /* too many mappings, or /proc failed: ask the kernel */
+		seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+		if (seq & 1)
+			continue;
+		n = __atomic_load_n(&s->n, __ATOMIC_RELAXED);
+		ntop = __atomic_load_n(&s->ntop, __ATOMIC_RELAXED);
+		novl = __atomic_load_n(&s->novl, __ATOMIC_RELAXED);
+		if (n > SNAP_CAP || novl > OVL_CAP || ntop > SNAP_CAP / BLOCK)
+			continue;
+		rwc_verdict_init(v, lo, len, need);
+		o = overlay_verdict(s, novl, v, &by);
+		if (o == 0) {
+			for (size_t k = find(s, n, ntop, lo); k < n && !v->done; k++) {
+				struct rwc_region r = {s->ent[k].sp & ~(uintptr_t)PROT_MASK, s->ent[k].end,
+						       (unsigned)(s->ent[k].sp & PROT_MASK)};
+				rwc_verdict_feed(v, &r, NULL);
+			}
+			rwc_verdict_finish(v);
+			if (v->problem == RWC_OK && v->prev.valid && v->run_lo <= lo) {
+				/* cache the contiguous regions that hold it, or just
+				 * the range where the overlay covers part of them */
+				clo = v->run_lo;
+				chi = v->prev.end;
+				if (overlay_overlaps(s, novl, clo, chi))
+					clo = v->lo, chi = v->hi;
+			}
+		} else if (o > 0 && v->problem == RWC_OK) {
+			/* the entry that decided, less what newer ones changed
+			 * in it (an munmap of its upper half, say): then just
+			 * the range, which none of them touches */
+			clo = v->prev.start;
+			chi = v->prev.end;
+			if (overlay_overlaps_from(s, by + 1, novl, clo, chi))
+				clo = v->lo, chi = v->hi;
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) != seq)
+			continue;
+		if (o < 0) {
+			if (!refresh())
+				return -1;
+			continue;
+		}
+		if (v->problem == RWC_OK && chi > clo)
+			rwc_tcache_fill(g, clo, chi, ok_bits(v->run_prot));
+		return v->problem;
+	}
+	return -1;
+}

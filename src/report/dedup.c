@@ -1,0 +1,135 @@
+/* dedup.c: reporting each call site once (see dedup.h).  Lock-free (one
+ * compare-and-swap claims a slot); no allocation; signal-safe. */
+#include "config.h"
+
+#include "report/dedup.h"
+
+#include <unistd.h>
+
+#include "base/checks.h"
+#include "base/entry_id.h"
+#include "base/fmt.h"
+#include "base/knobs.h"
+#include "base/log.h"
+#include "base/ownmem.h"
+
+_Static_assert(RWC_PROBLEM_COUNT <= 256, "a problem fits in a site key's low byte");
+
+/* The key (caller, entry point and problem together) is claimed in one
+ * compare-and-swap, and every bad call, the claimer's too, adds to the
+ * count: a call from the same site in another thread never sees half a
+ * claim, so it never takes a second slot for the site nor loses a count.
+ * The slot holds nothing else: the names in the exit-time count come
+ * from the key. */
+struct rwc_site *rwc_dedup_hit(uintptr_t pc, unsigned entry, unsigned problem, int *first)
+{
+	uint64_t key = RWC_SITE_KEY(pc, entry, problem);
+	/* Fibonacci hashing: the top bits of key * 2^64/phi. */
+	uintptr_t h = (uintptr_t)((key * 0x9e3779b97f4a7c15u) >> (64 - __builtin_ctz(RWC_SITES)));
+
+	*first = 1;
+	if (!rwc_knobs.dedup || pc == 0 || (uint64_t)pc >= RWC_SITE_PC_LIMIT)
+		return NULL;
+	for (unsigned i = 0; i < RWC_SITES; i++) {
+		struct rwc_site *s = &rwc_perproc->sites[(h + i) & (RWC_SITES - 1)];
+		uint64_t cur = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE), zero = 0;
+
+		if (cur == 0) {
+			if (__atomic_compare_exchange_n(&s->key, &zero, key, 0, __ATOMIC_ACQ_REL,
+							__ATOMIC_ACQUIRE)) {
+				__atomic_add_fetch(&rwc_perproc->nsites, 1, __ATOMIC_RELEASE);
+				__atomic_add_fetch(&s->count, 1, __ATOMIC_ACQ_REL);
+				return s;
+			}
+			cur = zero; /* someone else claimed it: look again */
+		}
+		if (cur == key) {
+			__atomic_add_fetch(&s->count, 1, __ATOMIC_ACQ_REL);
+			*first = 0;
+			return s;
+		}
+	}
+	return NULL; /* full: report every call */
+}
+
+/* The entry point a key names: the call's name, and for syscall() the
+ * system call's (else NULL). */
+static const char *entry_name(unsigned entry, const char **sysname)
+{
+	static const char *const sysnames[] = {
+#define RWC_SYSNAME_(s) #s,
+		RWC_SYSCALLS_CHECKED(RWC_SYSNAME_)
+#undef RWC_SYSNAME_
+	};
+
+	*sysname = NULL;
+	if (entry < RWC_REAL_COUNT)
+		return rwc_real_names[entry];
+	if (entry - RWC_REAL_COUNT < sizeof sysnames / sizeof sysnames[0])
+		*sysname = sysnames[entry - RWC_REAL_COUNT];
+	return "syscall";
+}
+
+static void flush_one(const struct rwc_site *s, unsigned more)
+{
+	uint64_t key = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+	const char *sysname, *call = entry_name(RWC_SITE_ENTRY(key), &sysname);
+	char buf[512];
+	struct rwc_fmt o;
+
+	rwc_fmt_init(&o, buf, sizeof buf);
+	if (rwc_knobs.format == RWC_FORMAT_JSON) {
+		rwc_fmt_str(&o, "{\"repeat\":");
+		rwc_fmt_u64(&o, more);
+		rwc_fmt_str(&o, ",\"call\":");
+		rwc_fmt_json_str(&o, call);
+		if (sysname) {
+			rwc_fmt_str(&o, ",\"syscall\":");
+			rwc_fmt_json_str(&o, sysname);
+		}
+		rwc_fmt_str(&o, ",\"problem\":");
+		rwc_fmt_json_str(&o, rwc_problem_name((enum rwc_problem)RWC_SITE_PROBLEM(key)));
+		rwc_fmt_str(&o, ",\"pid\":");
+		rwc_fmt_i64(&o, getpid());
+		rwc_fmt_str(&o, ",\"caller\":\"");
+		rwc_fmt_hex(&o, RWC_SITE_PC(key));
+		rwc_fmt_str(&o, "\",\"suppressed\":");
+		rwc_fmt_str(&o, s->suppressed ? "true" : "false");
+		rwc_fmt_str(&o, "}\n");
+	} else {
+		rwc_fmt_str(&o, "rwcheck[");
+		rwc_fmt_i64(&o, getpid());
+		rwc_fmt_str(&o, "]: ");
+		rwc_fmt_u64(&o, more);
+		rwc_fmt_str(&o, more == 1 ? " more bad call " : " more bad calls ");
+		rwc_fmt_str(&o, "like the one reported above from ");
+		rwc_fmt_hex(&o, RWC_SITE_PC(key));
+		rwc_fmt_str(&o, " (");
+		rwc_fmt_str(&o, call);
+		if (sysname) {
+			rwc_fmt_str(&o, " SYS_");
+			rwc_fmt_str(&o, sysname);
+		}
+		rwc_fmt_str(&o, ", ");
+		rwc_fmt_str(&o, rwc_problem_name((enum rwc_problem)RWC_SITE_PROBLEM(key)));
+		rwc_fmt_str(&o, ")\n");
+	}
+	rwc_log_write(buf, o.len);
+}
+
+void rwc_dedup_flush(void)
+{
+	/* Nothing to say: and no page of the table is touched (before the
+	 * first need, the table is in .bss: a page fault at every exit). */
+	if (!rwc_ownmem_used() || !__atomic_load_n(&rwc_perproc->nsites, __ATOMIC_ACQUIRE))
+		return;
+	for (unsigned i = 0; i < RWC_SITES; i++) {
+		struct rwc_site *s = &rwc_perproc->sites[i];
+		unsigned n = __atomic_load_n(&s->count, __ATOMIC_ACQUIRE);
+
+		if (__atomic_load_n(&s->key, __ATOMIC_ACQUIRE) && n > 1 && !s->suppressed) {
+			flush_one(s, n - 1);
+			__atomic_store_n(&s->count, 1, __ATOMIC_RELEASE);
+		}
+	}
+}

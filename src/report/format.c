@@ -1,0 +1,359 @@
+/* format.c: the text form of a report, and the message both forms share
+ * (see format.h; the JSON form is format_json.c).  Pure:
+ * builds into a caller's buffer with fmt.h; no allocation, signal-safe. */
+#include "config.h"
+
+#include "report/format.h"
+
+#include <limits.h>
+
+#include "base/knobs.h"
+
+/* "buf", "iov[2]", "the iovec array", ... */
+static void what(struct rwc_fmt *o, const struct rwc_finding *f)
+{
+	if (f->msg_index >= 0) {
+		rwc_fmt_str(o, "msgvec[");
+		rwc_fmt_i64(o, f->msg_index);
+		rwc_fmt_str(o, "] ");
+	}
+	rwc_fmt_str(o, f->what);
+	if (f->iov_index >= 0) {
+		rwc_fmt_char(o, '[');
+		rwc_fmt_i64(o, f->iov_index);
+		rwc_fmt_char(o, ']');
+	}
+}
+
+static const char *bounds_words(const struct rwc_finding *f)
+{
+	switch (f->bounds.kind) {
+	case RWC_HOLDER_BLOCK:
+		return "past the end of its heap block";
+	case RWC_HOLDER_FREED:
+		return "in a freed heap block";
+	default:
+		return "past its stack frame (saved registers, return address, callers' frames)";
+	}
+}
+
+/* "offset " or, for an offset pointer, "*off_in = " */
+static void offset_name(struct rwc_fmt *o, const struct rwc_finding *f)
+{
+	if (f->offset_what) {
+		rwc_fmt_char(o, '*');
+		rwc_fmt_str(o, f->offset_what);
+		rwc_fmt_str(o, " = ");
+	} else {
+		rwc_fmt_str(o, "offset ");
+	}
+}
+
+void rwc_format_message(struct rwc_fmt *o, const struct rwc_call *c, const struct rwc_finding *f)
+{
+	if (rwc_is_memory_problem(f) || rwc_is_bounds_problem(f)) {
+		uint64_t a = f->v.bad_lo - f->v.lo, b = f->v.bad_hi - f->v.lo - 1;
+		int one = (a == b);
+
+		rwc_fmt_str(o, one ? "byte " : "bytes ");
+		rwc_fmt_u64(o, a);
+		if (!one) {
+			rwc_fmt_str(o, "..");
+			rwc_fmt_u64(o, b);
+		}
+		rwc_fmt_str(o, " of ");
+		what(o, f);
+		rwc_fmt_str(o, one ? " is " : " are ");
+		if (rwc_is_bounds_problem(f)) {
+			rwc_fmt_str(o, bounds_words(f));
+			return;
+		}
+		rwc_fmt_str(o, f->v.problem == RWC_BUF_UNMAPPED ? "not mapped"
+			       : f->v.problem == RWC_BUF_NOT_WRITABLE ? "not writable"
+								      : "not readable");
+		return;
+	}
+	switch (f->problem) {
+	case RWC_OFFSET_NEGATIVE:
+		offset_name(o, f);
+		rwc_fmt_i64(o, f->offset_what ? f->offset : c->offset);
+		rwc_fmt_str(o, " is negative");
+		break;
+	case RWC_OFFSET_OVERFLOW:
+		offset_name(o, f);
+		rwc_fmt_i64(o, f->offset_what ? f->offset : c->offset);
+		rwc_fmt_str(o, " + count ");
+		rwc_fmt_u64(o, c->shape == RWC_SHAPE_IOV ? f->total : c->count);
+		rwc_fmt_str(o, " overflows a 64-bit file offset");
+		break;
+	case RWC_COUNT_TOO_LARGE:
+		if (c->stream && c->count == SIZE_MAX) {
+			rwc_fmt_str(o, "size * nmemb overflows size_t");
+			break;
+		}
+		rwc_fmt_str(o, "count ");
+		rwc_fmt_u64(o, c->count);
+		rwc_fmt_str(o, " exceeds SSIZE_MAX");
+		break;
+	case RWC_IOVCNT_INVALID:
+		rwc_fmt_str(o, f->buf == c->riov && c->riov ? "riovcnt " : "iovcnt ");
+		rwc_fmt_i64(o, (int64_t)f->count);
+		rwc_fmt_str(o, " is outside 0..");
+		rwc_fmt_u64(o, IOV_MAX);
+		break;
+	case RWC_IOV_LEN_OVERFLOW:
+		rwc_fmt_str(o, "the iovec lengths add up past SSIZE_MAX");
+		break;
+	default:
+		rwc_fmt_str(o, rwc_problem_name(f->problem));
+		break;
+	}
+}
+
+void rwc_format_perms(struct rwc_fmt *o, unsigned p)
+{
+	char s[5] = {(p & RWC_PROT_R) ? 'r' : '-', (p & RWC_PROT_W) ? 'w' : '-',
+		     (p & RWC_PROT_X) ? 'x' : '-', (p & RWC_PROT_SHARED) ? 's' : 'p', 0};
+	rwc_fmt_str(o, s);
+}
+
+static void region_text(struct rwc_fmt *o, const struct rwc_region_desc *d)
+{
+	rwc_fmt_hex(o, d->start);
+	rwc_fmt_char(o, '-');
+	rwc_fmt_hex(o, d->end);
+	rwc_fmt_char(o, ' ');
+	rwc_format_perms(o, d->prot);
+	if (d->path[0]) {
+		rwc_fmt_char(o, ' ');
+		rwc_fmt_str(o, d->path);
+	}
+}
+
+static void arg_int(struct rwc_fmt *o, const char *name, int64_t v)
+{
+	rwc_fmt_str(o, name);
+	rwc_fmt_char(o, '=');
+	rwc_fmt_i64(o, v);
+}
+
+static void arg_ptr(struct rwc_fmt *o, const char *name, const void *p)
+{
+	rwc_fmt_str(o, ", ");
+	rwc_fmt_str(o, name);
+	rwc_fmt_char(o, '=');
+	rwc_fmt_hex(o, (uintptr_t)p);
+}
+
+static void arg_count(struct rwc_fmt *o, const char *name, uint64_t v)
+{
+	rwc_fmt_str(o, ", ");
+	rwc_fmt_str(o, name);
+	rwc_fmt_char(o, '=');
+	rwc_fmt_u64(o, v);
+}
+
+static void call_text(struct rwc_fmt *o, const struct rwc_call *c)
+{
+	rwc_fmt_str(o, c->name);
+	rwc_fmt_char(o, '(');
+	if (c->sysname) {
+		rwc_fmt_str(o, "SYS_");
+		rwc_fmt_str(o, c->sysname);
+		rwc_fmt_str(o, ", ");
+	}
+	if (c->stream) {
+		rwc_fmt_str(o, "stream=");
+		rwc_fmt_hex(o, (uintptr_t)c->stream);
+	} else if (c->shape == RWC_SHAPE_PVM) {
+		arg_int(o, "pid", c->fd);
+	} else if (c->shape == RWC_SHAPE_XFER) {
+		arg_int(o, "fd_in", c->fd);
+		rwc_fmt_str(o, ", ");
+		arg_int(o, "fd_out", c->fd2);
+	} else {
+		arg_int(o, "fd", c->fd);
+	}
+	switch (c->shape) {
+	case RWC_SHAPE_BUF:
+		arg_ptr(o, "buf", c->buf);
+		arg_count(o, "count", c->count);
+		break;
+	case RWC_SHAPE_IOV:
+		arg_ptr(o, "iov", c->iov);
+		arg_count(o, "iovcnt", (uint64_t)c->iovcnt);
+		break;
+	case RWC_SHAPE_MSG:
+		arg_ptr(o, "msg", c->msg);
+		break;
+	case RWC_SHAPE_MMSG:
+		arg_ptr(o, "msgvec", c->msg);
+		arg_count(o, "vlen", (uint64_t)(unsigned)c->iovcnt);
+		break;
+	case RWC_SHAPE_XFER:
+		for (int k = 0; k < 2; k++)
+			if (c->offname[k])
+				arg_ptr(o, c->offname[k], c->offp[k]);
+		arg_count(o, "count", c->count);
+		break;
+	case RWC_SHAPE_PVM:
+		arg_ptr(o, "local_iov", c->iov);
+		arg_count(o, "liovcnt", (uint64_t)c->iovcnt);
+		arg_ptr(o, "remote_iov", c->riov);
+		arg_count(o, "riovcnt", (uint64_t)c->riovcnt);
+		break;
+	}
+	if (c->has_offset) {
+		rwc_fmt_str(o, ", ");
+		arg_int(o, "offset", c->offset);
+	}
+	rwc_fmt_char(o, ')');
+}
+
+static void prefix(struct rwc_fmt *o, long pid)
+{
+	rwc_fmt_str(o, "rwcheck[");
+	rwc_fmt_i64(o, pid);
+	rwc_fmt_str(o, "]: ");
+}
+
+/* "    #i PC in FUNCTION FILE:LINE" per frame (or the module and offset). */
+static void frame_lines(struct rwc_fmt *o, long pid, const struct rwc_frame *fr, int nfr)
+{
+	for (int i = 0; i < nfr; i++) {
+		prefix(o, pid);
+		rwc_fmt_str(o, "    #");
+		rwc_fmt_i64(o, i);
+		rwc_fmt_char(o, ' ');
+		rwc_fmt_hex(o, fr[i].pc);
+		rwc_fmt_str(o, " in ");
+		rwc_fmt_str(o, fr[i].function[0] ? fr[i].function : "??");
+		if (fr[i].file[0]) {
+			rwc_fmt_char(o, ' ');
+			rwc_fmt_str(o, fr[i].file);
+			rwc_fmt_char(o, ':');
+			rwc_fmt_i64(o, fr[i].line);
+		} else if (fr[i].module[0]) {
+			rwc_fmt_str(o, " (");
+			rwc_fmt_str(o, fr[i].module);
+			rwc_fmt_char(o, '+');
+			rwc_fmt_hex(o, fr[i].module_off);
+			rwc_fmt_char(o, ')');
+		}
+		rwc_fmt_char(o, '\n');
+	}
+}
+
+static void frame_where(struct rwc_fmt *o, const struct rwc_frame *fr)
+{
+	rwc_fmt_str(o, fr->function[0] ? fr->function : "??");
+	if (fr->file[0]) {
+		rwc_fmt_str(o, " (");
+		rwc_fmt_str(o, fr->file);
+		rwc_fmt_char(o, ':');
+		rwc_fmt_i64(o, fr->line);
+		rwc_fmt_char(o, ')');
+	}
+}
+
+static void span(struct rwc_fmt *o, uintptr_t lo, uintptr_t hi)
+{
+	rwc_fmt_hex(o, lo);
+	rwc_fmt_char(o, '-');
+	rwc_fmt_hex(o, hi);
+}
+
+/* The block or frame that holds the buffer, and (heap) where it was
+ * allocated. */
+static void bounds_text(struct rwc_fmt *o, long pid, const struct rwc_finding *f,
+			const struct rwc_frame *fr, int nfr)
+{
+	const struct rwc_bounds *b = &f->bounds;
+
+	prefix(o, pid);
+	rwc_fmt_str(o, "  ");
+	what(o, f);
+	rwc_fmt_char(o, '+');
+	rwc_fmt_u64(o, f->v.bad_lo - f->v.lo);
+	if (b->kind == RWC_HOLDER_FRAME) {
+		rwc_fmt_str(o, b->limit < b->hi ? " reaches the saved registers of frame #"
+					       : " runs past the end of frame #");
+		rwc_fmt_i64(o, b->index);
+		if (b->index < nfr) {
+			rwc_fmt_char(o, ' ');
+			frame_where(o, &fr[b->index]);
+		}
+		rwc_fmt_str(o, ": the frame is ");
+		span(o, b->lo, b->hi);
+		rwc_fmt_str(o, " (");
+		rwc_fmt_u64(o, b->hi - b->lo);
+		rwc_fmt_str(o, " bytes), ");
+		what(o, f);
+		rwc_fmt_str(o, " at +");
+		rwc_fmt_u64(o, f->v.lo - b->lo);
+		if (b->limit < b->hi) {
+			rwc_fmt_str(o, ", registers saved from +");
+			rwc_fmt_u64(o, b->limit - b->lo);
+		}
+		rwc_fmt_char(o, '\n');
+		return;
+	}
+	rwc_fmt_str(o, " is ");
+	if (b->kind == RWC_HOLDER_FREED) {
+		rwc_fmt_u64(o, f->v.bad_lo - b->lo);
+		rwc_fmt_str(o, " bytes inside a freed heap block of ");
+	} else {
+		rwc_fmt_u64(o, f->v.bad_lo - b->hi);
+		rwc_fmt_str(o, " bytes past the end of a heap block of ");
+	}
+	rwc_fmt_u64(o, b->hi - b->lo);
+	rwc_fmt_str(o, " bytes, ");
+	span(o, b->lo, b->hi);
+	rwc_fmt_char(o, '\n');
+}
+
+void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
+		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr)
+{
+	prefix(o, pid);
+	call_text(o, c);
+	rwc_fmt_str(o, ": ");
+	rwc_format_message(o, c, f);
+	rwc_fmt_str(o, " [");
+	rwc_fmt_str(o, rwc_problem_name(f->problem));
+	rwc_fmt_str(o, "]\n");
+	if (rwc_is_memory_problem(f)) {
+		const struct rwc_verdict *v = &f->v;
+
+		prefix(o, pid);
+		rwc_fmt_str(o, "  ");
+		what(o, f);
+		rwc_fmt_char(o, '+');
+		rwc_fmt_u64(o, v->bad_lo - v->lo);
+		if (v->problem != RWC_BUF_UNMAPPED && v->at.valid) {
+			rwc_fmt_str(o, " is inside ");
+			region_text(o, &v->at);
+		} else if (v->prev.valid) {
+			rwc_fmt_str(o, " is ");
+			rwc_fmt_u64(o, v->bad_lo - v->prev.end);
+			rwc_fmt_str(o, " bytes past the end of ");
+			region_text(o, &v->prev);
+		} else if (v->next.valid) {
+			rwc_fmt_str(o, " is ");
+			rwc_fmt_u64(o, v->next.start - v->bad_lo);
+			rwc_fmt_str(o, " bytes before the start of ");
+			region_text(o, &v->next);
+		} else {
+			rwc_fmt_str(o, " is not in any mapping");
+		}
+		rwc_fmt_char(o, '\n');
+	}
+	if (rwc_is_bounds_problem(f))
+		bounds_text(o, pid, f, fr, nfr);
+	frame_lines(o, pid, fr, nfr);
+	if (rwc_is_bounds_problem(f) && f->origin) {
+		prefix(o, pid);
+		rwc_fmt_str(o, "  the block was allocated at:\n");
+		frame_lines(o, pid, f->origin, f->norigin);
+	}
+}

@@ -1,0 +1,192 @@
+/* format_json.c: the JSON form of a report (see format.h): one object
+ * per line, the fields DESIGN.md fixes and more.  Pure: builds into a
+ * caller's buffer with fmt.h; no allocation, signal-safe. */
+#include "config.h"
+
+#include "report/format.h"
+
+#include "base/knobs.h"
+
+static void json_hex(struct rwc_fmt *o, int *first, const char *k, uint64_t v)
+{
+	rwc_fmt_json_key(o, first, k);
+	rwc_fmt_char(o, '"');
+	rwc_fmt_hex(o, v);
+	rwc_fmt_char(o, '"');
+}
+
+static void json_int(struct rwc_fmt *o, int *first, const char *k, int64_t v)
+{
+	rwc_fmt_json_key(o, first, k);
+	rwc_fmt_i64(o, v);
+}
+
+static void json_uint(struct rwc_fmt *o, int *first, const char *k, uint64_t v)
+{
+	rwc_fmt_json_key(o, first, k);
+	rwc_fmt_u64(o, v);
+}
+
+static void json_str(struct rwc_fmt *o, int *first, const char *k, const char *v)
+{
+	rwc_fmt_json_key(o, first, k);
+	rwc_fmt_json_str(o, v);
+}
+
+static void json_mapping(struct rwc_fmt *o, const struct rwc_region_desc *d, const char *kind)
+{
+	char p[5];
+	struct rwc_fmt pf;
+	int first = 1;
+
+	rwc_fmt_init(&pf, p, sizeof p);
+	rwc_format_perms(&pf, d->prot);
+	rwc_fmt_char(o, '{');
+	if (kind)
+		json_str(o, &first, "kind", kind);
+	json_hex(o, &first, "start", d->start);
+	json_hex(o, &first, "end", d->end);
+	json_str(o, &first, "perms", p);
+	json_hex(o, &first, "offset", d->offset);
+	json_str(o, &first, "path", d->path);
+	rwc_fmt_char(o, '}');
+}
+
+static void json_region(struct rwc_fmt *o, const struct rwc_verdict *v)
+{
+	int first = 1;
+
+	if (v->problem != RWC_BUF_UNMAPPED && v->at.valid) {
+		json_mapping(o, &v->at, "mapping");
+		return;
+	}
+	rwc_fmt_char(o, '{');
+	json_str(o, &first, "kind", "gap");
+	json_hex(o, &first, "start", v->prev.valid ? v->prev.end : 0);
+	if (v->next.valid)
+		json_hex(o, &first, "end", v->next.start);
+	if (v->prev.valid) {
+		rwc_fmt_json_key(o, &first, "below");
+		json_mapping(o, &v->prev, NULL);
+	}
+	if (v->next.valid) {
+		rwc_fmt_json_key(o, &first, "above");
+		json_mapping(o, &v->next, NULL);
+	}
+	rwc_fmt_char(o, '}');
+}
+
+static void json_frame(struct rwc_fmt *o, const struct rwc_frame *fr)
+{
+	int first = 1;
+
+	rwc_fmt_char(o, '{');
+	json_hex(o, &first, "pc", fr->pc);
+	json_str(o, &first, "module", fr->module);
+	if (fr->function[0])
+		json_str(o, &first, "function", fr->function);
+	if (fr->file[0]) {
+		json_str(o, &first, "file", fr->file);
+		json_int(o, &first, "line", fr->line);
+	}
+	rwc_fmt_char(o, '}');
+}
+
+static void json_frames(struct rwc_fmt *o, const struct rwc_frame *fr, int nfr)
+{
+	rwc_fmt_char(o, '[');
+	for (int i = 0; i < nfr; i++) {
+		if (i)
+			rwc_fmt_char(o, ',');
+		json_frame(o, &fr[i]);
+	}
+	rwc_fmt_char(o, ']');
+}
+
+/* The heap block or stack frame holding the buffer. */
+static void json_bounds(struct rwc_fmt *o, const struct rwc_finding *f)
+{
+	const struct rwc_bounds *b = &f->bounds;
+	int first = 1;
+
+	rwc_fmt_char(o, '{');
+	json_str(o, &first, "kind", b->kind == RWC_HOLDER_FRAME ? "stack-frame"
+				    : b->kind == RWC_HOLDER_FREED ? "freed-heap-block"
+								   : "heap-block");
+	json_hex(o, &first, "start", b->lo);
+	json_hex(o, &first, "end", b->hi);
+	json_uint(o, &first, "size", b->hi - b->lo);
+	if (b->kind == RWC_HOLDER_FRAME) {
+		json_hex(o, &first, "saved_from", b->limit);
+		json_int(o, &first, "frame", b->index);
+	} else if (f->origin) {
+		rwc_fmt_json_key(o, &first, "allocated_at");
+		json_frames(o, f->origin, f->norigin);
+	}
+	rwc_fmt_char(o, '}');
+}
+
+
+void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
+		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr,
+		     const char *text, const char *supp)
+{
+	static const char *const actions[] = {"report", "efault", "abort"};
+	char msg[512];
+	struct rwc_fmt m;
+	int first = 1;
+
+	rwc_fmt_init(&m, msg, sizeof msg);
+	rwc_format_message(&m, c, f);
+	rwc_fmt_char(o, '{');
+	json_str(o, &first, "call", c->name);
+	if (c->sysname)
+		json_str(o, &first, "syscall", c->sysname);
+	json_str(o, &first, "problem", rwc_problem_name(f->problem));
+	json_int(o, &first, "pid", pid);
+	json_int(o, &first, "fd", c->shape == RWC_SHAPE_PVM || c->stream ? -1 : c->fd);
+	if (c->shape == RWC_SHAPE_PVM)
+		json_int(o, &first, "target_pid", c->fd);
+	json_hex(o, &first, "buf", (uintptr_t)f->buf);
+	json_uint(o, &first, "count", f->count);
+	if (c->stream)
+		json_hex(o, &first, "stream", (uintptr_t)c->stream);
+	if (c->shape == RWC_SHAPE_XFER)
+		json_int(o, &first, "fd_out", c->fd2);
+	if (c->has_offset)
+		json_int(o, &first, "offset", c->offset);
+	if (f->offset_what)
+		json_int(o, &first, "offset", f->offset);
+	if (f->msg_index >= 0)
+		json_int(o, &first, "msg_index", f->msg_index);
+	if (f->iov_index >= 0)
+		json_int(o, &first, "iov_index", f->iov_index);
+	if (c->shape != RWC_SHAPE_BUF)
+		json_str(o, &first, "what", f->what);
+	json_str(o, &first, "message", msg);
+	if (rwc_is_memory_problem(f) || rwc_is_bounds_problem(f)) {
+		int bf = 1;
+
+		rwc_fmt_json_key(o, &first, "bad");
+		rwc_fmt_char(o, '{');
+		json_uint(o, &bf, "first", f->v.bad_lo - f->v.lo);
+		json_uint(o, &bf, "last", f->v.bad_hi - f->v.lo - 1);
+		json_hex(o, &bf, "start", f->v.bad_lo);
+		json_hex(o, &bf, "end", f->v.bad_hi);
+		rwc_fmt_char(o, '}');
+		rwc_fmt_json_key(o, &first, "region");
+		if (rwc_is_memory_problem(f))
+			json_region(o, &f->v);
+		else
+			json_bounds(o, f);
+	}
+	json_str(o, &first, "action", actions[rwc_knobs.action]);
+	json_hex(o, &first, "caller", (uintptr_t)c->caller);
+	rwc_fmt_json_key(o, &first, "frames");
+	json_frames(o, fr, nfr);
+	if (text)
+		json_str(o, &first, "text", text);
+	if (supp)
+		json_str(o, &first, "suppression", supp);
+	rwc_fmt_str(o, "}\n");
+}

@@ -1,0 +1,172 @@
+/* format-test.c: golden tests of the report formats (TAP).  Each case is a
+ * call and a finding made up here, formatted as text and as JSON and
+ * compared byte for byte with tests/golden/<case>.txt and .json (under
+ * $RWC_SRCDIR).  RWC_GOLDEN_WRITE=1 writes the files instead (review the
+ * diff before committing them). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "base/knobs.h"
+#include "report/format.h"
+#include "tap.h"
+
+static char out[1 << 16];
+
+static struct rwc_frame frames[3] = {
+	{0x401234, 0x1234, "/usr/bin/victim", "parse_header", "victim.c", 42},
+	{0x401400, 0x1400, "/usr/bin/victim", "main", "victim.c", 97},
+	{0x7f0000021000, 0x21000, "/lib/x86_64-linux-gnu/libc.so.6", "__libc_start_main", "", 0},
+};
+
+static void check(const char *name, const char *ext, const char *got)
+{
+	const char *dir = getenv("RWC_SRCDIR");
+	char path[4096], want[sizeof out];
+	FILE *f;
+	size_t n = 0;
+
+	snprintf(path, sizeof path, "%s/tests/golden/%s.%s", dir ? dir : ".", name, ext);
+	if (getenv("RWC_GOLDEN_WRITE")) {
+		f = fopen(path, "w");
+		ok(f && fputs(got, f) >= 0 && fclose(f) == 0, "%s.%s written", name, ext);
+		return;
+	}
+	f = fopen(path, "r");
+	if (f) {
+		n = fread(want, 1, sizeof want - 1, f);
+		fclose(f);
+	}
+	want[n] = '\0';
+	ok(f && strcmp(want, got) == 0, "%s: the %s report as in tests/golden/%s.%s", name, ext, name, ext);
+	if (!f || strcmp(want, got) != 0)
+		printf("# got:\n%s\n", got);
+}
+
+static void both(const char *name, const struct rwc_call *c, const struct rwc_finding *f)
+{
+	struct rwc_fmt o;
+	char text[sizeof out];
+
+	rwc_fmt_init(&o, out, sizeof out);
+	rwc_format_text(&o, 4242, c, f, frames, 3);
+	memcpy(text, out, o.len);
+	text[o.len] = '\0';
+	check(name, "txt", text);
+	rwc_fmt_init(&o, out, sizeof out);
+	rwc_format_json(&o, 4242, c, f, frames, 3, text, "{\n   <supp>\n}");
+	out[o.len] = '\0';
+	check(name, "json", out);
+}
+
+static struct rwc_finding finding(enum rwc_problem p, const void *buf, size_t count)
+{
+	struct rwc_finding f;
+
+	memset(&f, 0, sizeof f);
+	f.problem = p;
+	f.what = "buf";
+	f.iov_index = -1;
+	f.msg_index = -1;
+	f.buf = buf;
+	f.count = count;
+	return f;
+}
+
+static void desc(struct rwc_region_desc *d, uintptr_t lo, uintptr_t hi, unsigned prot, const char *path)
+{
+	d->valid = 1;
+	d->start = lo;
+	d->end = hi;
+	d->prot = prot;
+	snprintf(d->path, sizeof d->path, "%s", path);
+}
+
+static void read_not_writable(void)
+{
+	struct rwc_call c = {.name = "read", .shape = RWC_SHAPE_BUF, .need = RWC_NEED_WRITE, .fd = 3,
+			     .buf = (void *)0x555555558000, .count = 8192};
+	struct rwc_finding f = finding(RWC_BUF_NOT_WRITABLE, c.buf, c.count);
+
+	f.v.problem = RWC_BUF_NOT_WRITABLE;
+	f.v.lo = 0x555555558000;
+	f.v.hi = 0x55555555a000;
+	f.v.bad_lo = 0x555555559000;
+	f.v.bad_hi = 0x55555555a000;
+	desc(&f.v.prev, 0x555555554000, 0x555555559000, RWC_PROT_R | RWC_PROT_W, "/usr/bin/victim");
+	desc(&f.v.at, 0x555555559000, 0x55555555b000, RWC_PROT_R, "/usr/bin/victim");
+	both("read_not_writable", &c, &f);
+}
+
+static void pread_offset(void)
+{
+	static char buf[64];
+	struct rwc_call c = {.name = "pread64", .shape = RWC_SHAPE_BUF, .need = RWC_NEED_WRITE, .fd = 5,
+			     .buf = buf, .count = 64, .has_offset = 1, .offset = -4096};
+	struct rwc_finding f = finding(RWC_OFFSET_NEGATIVE, buf, 64);
+
+	f.buf = (void *)0x7ffc0000;
+	c.buf = f.buf;
+	both("pread_offset", &c, &f);
+}
+
+static void readv_unmapped(void)
+{
+	struct rwc_call c = {.name = "readv", .shape = RWC_SHAPE_IOV, .need = RWC_NEED_WRITE, .fd = 0,
+			     .iov = (void *)0x7ffd1000, .iovcnt = 3};
+	struct rwc_finding f = finding(RWC_BUF_UNMAPPED, (void *)0x7f00dead0000, 4096);
+
+	f.what = "iov";
+	f.iov_index = 2;
+	f.total = 4096 + 200;
+	f.v.problem = RWC_BUF_UNMAPPED;
+	f.v.lo = 0x7f00dead0000;
+	f.v.hi = 0x7f00dead1000;
+	f.v.bad_lo = 0x7f00dead0000;
+	f.v.bad_hi = 0x7f00dead1000;
+	desc(&f.v.prev, 0x7f00dea00000, 0x7f00deac0000, RWC_PROT_R | RWC_PROT_W, "");
+	desc(&f.v.next, 0x7f00deb00000, 0x7f00deb10000, RWC_PROT_R | RWC_PROT_X | RWC_PROT_SHARED, "/dev/shm/x");
+	both("readv_unmapped", &c, &f);
+}
+
+static void heap_overflow(void)
+{
+	struct rwc_call c = {.name = "recv", .shape = RWC_SHAPE_BUF, .need = RWC_NEED_WRITE, .fd = 7,
+			     .buf = (void *)0x5555555592a0, .count = 200};
+	struct rwc_finding f = finding(RWC_HEAP_OVERFLOW, c.buf, c.count);
+
+	f.bounds.kind = RWC_HOLDER_BLOCK;
+	f.bounds.lo = 0x5555555592a0;
+	f.bounds.hi = 0x555555559308;
+	f.bounds.limit = f.bounds.hi;
+	f.v.lo = 0x5555555592a0;
+	f.v.hi = f.v.lo + 200;
+	f.v.bad_lo = f.bounds.hi;
+	f.v.bad_hi = f.v.hi;
+	f.origin = frames;
+	f.norigin = 2;
+	both("heap_overflow", &c, &f);
+}
+
+static void syscall_count(void)
+{
+	struct rwc_call c = {.name = "syscall", .sysname = "read", .shape = RWC_SHAPE_BUF, .need = RWC_NEED_WRITE,
+			     .fd = 3, .buf = (void *)0x1000, .count = (size_t)-1};
+	struct rwc_finding f = finding(RWC_COUNT_TOO_LARGE, c.buf, c.count);
+
+	both("syscall_count", &c, &f);
+}
+
+int main(void)
+{
+	rwc_knobs.action = 0;
+	read_not_writable();
+	pread_offset();
+	readv_unmapped();
+	heap_overflow();
+	syscall_count();
+	return done_testing();
+}
