@@ -89,6 +89,13 @@ static void write_all(int fd, const char *buf, size_t len)
 	}
 }
 
+void rwc_log_prefix(struct rwc_fmt *f)
+{
+	rwc_fmt_str(f, "rwcheck[");
+	rwc_fmt_i64(f, getpid());
+	rwc_fmt_str(f, "]: ");
+}
+
 static int to_stderr(const char *buf, size_t len)
 {
 	if (!stderr_is_ours()) {
@@ -108,9 +115,7 @@ void rwc_log_dropped_note(void)
 	if (!n || !stderr_is_ours())
 		return;
 	rwc_fmt_init(&f, buf, sizeof buf);
-	rwc_fmt_str(&f, "rwcheck[");
-	rwc_fmt_i64(&f, getpid());
-	rwc_fmt_str(&f, "]: ");
+	rwc_log_prefix(&f);
 	rwc_fmt_i64(&f, (long long)n);
 	rwc_fmt_str(&f, n == 1 ? " message" : " messages");
 	rwc_fmt_str(&f, " dropped: descriptor 2 was not this process's stderr (set RWCHECK_LOG to keep them)\n");
@@ -149,9 +154,8 @@ void rwc_log_warning(const char *msg, const char *extra)
 	struct rwc_fmt f;
 
 	rwc_fmt_init(&f, buf, sizeof buf);
-	rwc_fmt_str(&f, "rwcheck[");
-	rwc_fmt_i64(&f, getpid());
-	rwc_fmt_str(&f, "]: warning: ");
+	rwc_log_prefix(&f);
+	rwc_fmt_str(&f, "warning: ");
 	rwc_fmt_str(&f, msg);
 	if (extra) {
 		rwc_fmt_str(&f, ": ");

@@ -20,6 +20,10 @@ void rwc_log_start(void);
 /* At exit: how many messages were dropped, if stderr is ours again. */
 void rwc_log_dropped_note(void);
 
+struct rwc_fmt;
+/* "rwcheck[PID]: ", the start of every line the library writes. */
+void rwc_log_prefix(struct rwc_fmt *f);
+
 /* "rwcheck[pid]: warning: MSG[: EXTRA]\n" */
 void rwc_log_warning(const char *msg, const char *extra);
 

@@ -97,9 +97,7 @@ static void flush_one(const struct rwc_site *s, unsigned more)
 		rwc_fmt_str(&o, s->suppressed ? "true" : "false");
 		rwc_fmt_str(&o, "}\n");
 	} else {
-		rwc_fmt_str(&o, "rwcheck[");
-		rwc_fmt_i64(&o, getpid());
-		rwc_fmt_str(&o, "]: ");
+		rwc_log_prefix(&o);
 		rwc_fmt_u64(&o, more);
 		rwc_fmt_str(&o, more == 1 ? " more bad call " : " more bad calls ");
 		rwc_fmt_str(&o, "like the one reported above from ");
