@@ -5,6 +5,7 @@
 #include "bounds/bounds.h"
 
 #include "mapview/tcache.h"
+#include "bounds/chunk.h"
 #include "bounds/heapmap.h"
 #include "mapview/mapview.h"
 #include "base/context.h"
@@ -19,8 +20,6 @@ static uintptr_t range_end(uintptr_t p, size_t n)
 
 /* ---- heap: glibc's chunk header (size | flags) sits just below a block;
  * read only when the view knows it readable, never the user's bytes. */
-
-#define SIZE_SZ sizeof(size_t)
 
 /* chunk_usable()'s answer when the fast path cannot tell. */
 #define UNKNOWN SIZE_MAX
@@ -38,20 +37,20 @@ static uintptr_t range_end(uintptr_t p, size_t n)
  * The full check (FULL 1) asks the view brought up to date. */
 static size_t chunk_usable(uintptr_t p, int full)
 {
-	uintptr_t h = p - 2 * SIZE_SZ;
+	uintptr_t h = p - RWC_CHUNK_HDR;
 	struct rwc_verdict v;
 	int says; /* the header is readable: 1 yes, 0 no, -1 cannot tell */
 
-	if (p < 2 * SIZE_SZ)
+	if (p < RWC_CHUNK_HDR)
 		return 0;
-	says = rwc_fast_range((const void *)h, 2 * SIZE_SZ, RWC_NEED_READ);
+	says = rwc_fast_range((const void *)h, RWC_CHUNK_HDR, RWC_NEED_READ);
 	if (!says)
-		says = rwc_snap_lookup(h, 2 * SIZE_SZ, RWC_NEED_READ);
+		says = rwc_snap_lookup(h, RWC_CHUNK_HDR, RWC_NEED_READ);
 	if (says <= 0 && full)
-		says = rwc_map_verdict(h, 2 * SIZE_SZ, RWC_NEED_READ, &v) == RWC_OK;
+		says = rwc_map_verdict(h, RWC_CHUNK_HDR, RWC_NEED_READ, &v) == RWC_OK;
 	if (says < 0)
 		return UNKNOWN;
-	return says ? rwc_chunk_usable(((const size_t *)p)[-1]) : 0;
+	return says ? rwc_chunk_usable(rwc_chunk_word(p)) : 0;
 }
 
 /* RWC_OK or RWC_HEAP_OVERFLOW (what holds the buffer in B, the bad bytes

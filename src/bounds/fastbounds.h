@@ -6,6 +6,7 @@
 #define RWC_FASTBOUNDS_H
 
 #include "bounds/bounds.h"
+#include "bounds/chunk.h"
 #include "mapview/tcache.h"
 
 /* glibc's chunk header of the live block at L, read when it is on the
@@ -15,9 +16,10 @@ static inline int rwc_heap_quick(uintptr_t p, size_t n)
 	uintptr_t l = rwc_hm_near(p);
 	size_t usable;
 
-	if (!l || (((l - 16) ^ p) >> 12 && !rwc_fast_range((const void *)(l - 16), 16, RWC_NEED_READ)))
+	if (!l || (((l - RWC_CHUNK_HDR) ^ p) >> 12 &&
+		   !rwc_fast_range((const void *)(l - RWC_CHUNK_HDR), RWC_CHUNK_HDR, RWC_NEED_READ)))
 		return 0;
-	usable = rwc_chunk_usable(((const size_t *)l)[-1]);
+	usable = rwc_chunk_usable(rwc_chunk_word(l));
 	return p - l < usable && n <= usable - (p - l);
 }
 

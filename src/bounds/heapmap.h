@@ -72,17 +72,6 @@ void rwc_hm_freed(uintptr_t p, int mark);
  * A, no further back than RWC_HM_SEARCH nor below FLOOR; 0 if none. */
 uintptr_t rwc_hm_prev(uintptr_t a, int freed, uintptr_t floor);
 
-/* The usable bytes of the glibc malloc block whose chunk header's size
- * word (just below the block) is H, or 0 for a word that cannot be one. */
-static inline size_t rwc_chunk_usable(size_t h)
-{
-	size_t sz = h & ~(size_t)7;
-
-	if (sz < 4 * sizeof(size_t) || sz > ((size_t)1 << 46))
-		return 0;
-	return sz - ((h & 2 /* IS_MMAPPED */) ? 2 : 1) * sizeof(size_t);
-}
-
 /* An origin with this bit is a trace id of depot.h; else a call site. */
 #define RWC_HM_TRACE ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1))
 

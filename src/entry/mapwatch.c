@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/checks.h"
+#include "bounds/chunk.h"
 #include "mapview/mapview.h"
 #include "entry/mapwatch.h"
 #include "mapview/mapnews.h"
@@ -140,8 +141,6 @@ ENTRY int dlclose(void *handle)
 /* ---- malloc: free() of an mmapped block unmaps it; a trim moves the
  * heap top.  Neither goes through an exported function we could see. */
 
-#define IS_MMAPPED 2 /* glibc malloc's chunk flag */
-
 extern void *__curbrk;
 
 static int glibc_malloc = -1; /* is the next malloc glibc's? -1: not known yet */
@@ -154,8 +153,6 @@ static void *seen_brk;
  * release that may unmap is a first need of the library's own memory. */
 int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi)
 {
-	const size_t *h = p;
-
 	if (!p)
 		return 0;
 	if (RWC_UNLIKELY(glibc_malloc < 0)) {
@@ -170,11 +167,9 @@ int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi)
 		BEFORE_HOLE();
 		return -1;
 	}
-	if (!(h[-1] & IS_MMAPPED))
+	if (!rwc_chunk_mapping((uintptr_t)p, lo, hi))
 		return 0;
 	BEFORE_HOLE();
-	*lo = (uintptr_t)p - 2 * sizeof(size_t) - h[-2];
-	*hi = (uintptr_t)p - 2 * sizeof(size_t) + (h[-1] & ~(size_t)7);
 	return 1;
 }
 
