@@ -43,6 +43,13 @@ void rwc_ownmem_start(void);
  * mapped (the library goes on without its cached view).  errno kept. */
 int rwc_ownmem_get(void);
 
+/* 1 in a vfork() child, which runs in its parent's memory until it execs
+ * or exits: it must not take the parent's locks, load libraries or
+ * allocate.  A fork() child finds the per-process state's owner 0 (wiped)
+ * and claims it (ownmem.c says how a claimer tells whether it is a vfork
+ * child). */
+int rwc_in_vfork_child(void);
+
 /* 1 once mapped; never maps. */
 int rwc_ownmem_ready(void);
 

@@ -46,10 +46,4 @@ struct rwc_perproc {
 
 extern struct rwc_perproc *rwc_perproc;
 
-/* 1 in a vfork() child, which runs in its parent's memory until it execs
- * or exits: it must not take the parent's locks, load libraries or
- * allocate.  A fork() child finds owner 0 (wiped) and claims the state
- * (ownmem.c says how a claimer tells whether it is a vfork child). */
-int rwc_in_vfork_child(void);
-
 #endif
