@@ -74,6 +74,12 @@ enum rwc_alloc_order rwc_malloc_order(const char **who)
 	return RWC_ALLOC_OURS;
 }
 
+/* Does K * N overflow a size_t? */
+static inline int overflows(size_t k, size_t n)
+{
+	return n && k > (size_t)-1 / n;
+}
+
 /* ---- the pool for allocations made by dlsym while it binds ---- */
 
 static _Alignas(16) unsigned char pool[16384];
@@ -172,8 +178,8 @@ ENTRY void *calloc(size_t k, size_t n)
 	void *r;
 
 	if (!f)
-		return n && k > (size_t)-1 / n ? NULL : pool_alloc(k * n);
-	if (!(n && k > (size_t)-1 / n) && (r = OWN(k * n, 16)))
+		return overflows(k, n) ? NULL : pool_alloc(k * n);
+	if (!overflows(k, n) && (r = OWN(k * n, 16)))
 		return memset(r, 0, k * n);
 	r = f(k, n);
 	live(r, CALLER);
@@ -270,8 +276,8 @@ ENTRY void *reallocarray(void *p, size_t k, size_t n)
 	int m;
 
 	if (RWC_UNLIKELY(in_pool(p)))
-		return n && k > (size_t)-1 / n ? NULL : pool_realloc(p, k * n);
-	if (p && (RWC_UNLIKELY(rwc_depth) || rwc_ownheap_has(p)) && !(n && k > (size_t)-1 / n))
+		return overflows(k, n) ? NULL : pool_realloc(p, k * n);
+	if (p && (RWC_UNLIKELY(rwc_depth) || rwc_ownheap_has(p)) && !overflows(k, n))
 		return own_realloc(p, k * n);
 	m = p ? releasing(p, &lo, &hi) : 0;
 	return resize(p, k && n, REAL(reallocarray)(p, k, n), m, lo, hi, CALLER);

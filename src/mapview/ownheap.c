@@ -125,6 +125,17 @@ int rwc_ownheap_has_slow(const void *p)
 	return 0;
 }
 
+/* The size class of a block of at least N bytes; CLASSES: none (a
+ * mapping of its own). */
+static int class_of(size_t n)
+{
+	int c = 0;
+
+	while (c < CLASSES && ((size_t)1 << (c + MIN_SHIFT)) < n)
+		c++;
+	return c;
+}
+
 /* A block of 2^(C + MIN_SHIFT) bytes, under the lock. */
 static uintptr_t take_small(int c)
 {
@@ -153,15 +164,14 @@ void *rwc_ownheap_alloc(size_t n, size_t align)
 {
 	size_t need, len;
 	uintptr_t b = 0, u;
-	int c = 0;
+	int c;
 
 	if (align < HDR)
 		align = HDR;
 	if (n > ((size_t)1 << 40) || (align & (align - 1)))
 		return NULL;
 	need = n + HDR + (align > HDR ? align : 0);
-	while (c < CLASSES && ((size_t)1 << (c + MIN_SHIFT)) < need)
-		c++;
+	c = class_of(need);
 	len = c < CLASSES ? (size_t)1 << (c + MIN_SHIFT) : (need + 4095) & ~(size_t)4095;
 	if (!lock())
 		return NULL;
@@ -185,10 +195,8 @@ void rwc_ownheap_free(void *p)
 {
 	uintptr_t b = ((uintptr_t *)p)[-2];
 	size_t len = (uintptr_t)p + rwc_ownheap_usable(p) - b;
-	int c = 0;
+	int c = class_of(len);
 
-	while (c < CLASSES && ((size_t)1 << (c + MIN_SHIFT)) < len)
-		c++;
 	if (!lock())
 		return; /* from a handler inside this thread's own use: leaked */
 	if (c < CLASSES && ((size_t)1 << (c + MIN_SHIFT)) == len) {
