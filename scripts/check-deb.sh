@@ -51,6 +51,8 @@ say() { printf 'check-deb: %s\n' "$*"; }
 die() { say "FAIL: $*" >&2; exit 1; }
 skip() { say "SKIP: $*"; exit 77; }
 elapsed() { local s=$(($(date +%s) - $1)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
+# shellcheck source=scripts/debian-mirror.sh
+. "$(dirname "$(readlink -f "$0")")/debian-mirror.sh"
 timed() { TIMES+=("$1 $(elapsed "$2")"); }
 oneline() { tr '\n' ' ' | head -c 400; }
 
@@ -236,31 +238,6 @@ lint() { # BUILD_ONLY
 }
 
 # ---- the fresh root ----------------------------------------------------------
-
-mirror_ok() { # MIRROR: does it serve $SUITE?
-	local f rc=0
-	f=$(mktemp)
-	timeout 60 /usr/lib/apt/apt-helper download-file "$1/dists/$SUITE/Release" "$f" >/dev/null 2>&1 &&
-		grep -q "^Codename: $SUITE\$" "$f" || rc=1
-	rm -f "$f"
-	return "$rc"
-}
-
-pick_mirror() { # sets MIRROR
-	local m
-	if [ -n "${RWC_FRESH_MIRROR-}" ]; then
-		MIRROR=$RWC_FRESH_MIRROR
-		mirror_ok "$MIRROR" || skip "cannot reach the Debian mirror $MIRROR (RWC_FRESH_MIRROR)"
-		return
-	fi
-	for m in http://deb.debian.org/debian $(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-		awk 'tolower($1) == "uris:" { print $2 }'; awk '$1 == "deb" { print $2 }' /etc/apt/sources.list 2>/dev/null); do
-		case $m in *security*) continue ;; esac
-		MIRROR=${m%/}
-		mirror_ok "$MIRROR" && return
-	done
-	skip "cannot reach a Debian $SUITE mirror (tried http://deb.debian.org/debian and the host's)"
-}
 
 # The minbase tarball, shared with check-fresh.sh: used as it is; made
 # (under its lock) only when missing.

@@ -40,7 +40,6 @@
 set -eu
 
 SUITE=bookworm
-DEFAULT_MIRROR=http://deb.debian.org/debian
 TMP_PARENT=/var/tmp
 TMP_PREFIX=rwc-fresh.
 CHROOT_ENV=(env -i -C /root/rwcheck HOME=/root
@@ -53,6 +52,8 @@ say() { printf 'check-fresh: %s\n' "$*"; }
 die() { say "FAIL: $*" >&2; exit 1; }
 skip() { say "SKIP: $*"; exit 77; }
 elapsed() { local s=$(($(date +%s) - $1)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
+# shellcheck source=scripts/debian-mirror.sh
+. "$(dirname "$(readlink -f "$0")")/debian-mirror.sh"
 
 # ---- the root's mounts (also run as "--in-root" inside unshare) -----------
 
@@ -126,46 +127,6 @@ remove_tmp() { # DIR
 src_dir() { # [SRCDIR]
 	local d=${1:-$(dirname "$(readlink -f "$0")")}
 	git -C "$d" rev-parse --show-toplevel 2>/dev/null || die "$d is not in a git repo"
-}
-
-# Does MIRROR serve Debian $SUITE?  (curl, else apt's own downloader)
-mirror_ok() { # MIRROR
-	local url=$1/dists/$SUITE/Release rel
-	if command -v curl >/dev/null; then
-		rel=$(curl -fsSL --max-time 30 "$url" 2>/dev/null) || return 1
-	else
-		local f
-		f=$(mktemp)
-		timeout 60 /usr/lib/apt/apt-helper download-file "$url" "$f" >/dev/null 2>&1 || { rm -f "$f"; return 1; }
-		rel=$(cat "$f"); rm -f "$f"
-	fi
-	printf '%s\n' "$rel" | grep -q "^Codename: $SUITE\$"
-}
-
-host_mirrors() { # the Debian mirrors in the host's apt sources
-	{
-		cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-			awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^https?:\/\//) { print $i; break } }'
-		cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-			awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }'
-	} | sed 's|/*$||' | grep -v -e security -e '^$' | awk '!seen[$0]++' || true
-}
-
-pick_mirror() { # sets MIRROR
-	local m tried=
-	MIRROR=${RWC_FRESH_MIRROR-}
-	if [ -n "$MIRROR" ]; then
-		mirror_ok "$MIRROR" && return
-		skip "cannot reach the Debian mirror $RWC_FRESH_MIRROR (RWC_FRESH_MIRROR)"
-	fi
-	for m in "$DEFAULT_MIRROR" $(host_mirrors); do
-		case " $tried " in *" $m "*) continue ;; esac
-		tried="$tried $m"
-		MIRROR=$m
-		mirror_ok "$m" && return
-		say "mirror $m: unreachable or not serving $SUITE"
-	done
-	skip "cannot reach a Debian $SUITE mirror (tried:$tried)"
 }
 
 need_debootstrap() {
