@@ -21,7 +21,9 @@ static const struct {
 	{"iovcnt-invalid", "iovcnt is negative or larger than IOV_MAX."},
 	{"iov-len-overflow", "The iovec lengths add up past SSIZE_MAX."},
 	{"heap-overflow", "The range runs past the malloc block the buffer points into."},
-	{"stack-overflow", "The range runs past the stack frame that holds the buffer."},
+	{"stack-overflow", "The range runs past the stack variable (or, without DWARF, the stack frame) that holds the buffer."},
+	{"global-overflow", "The range runs past the global or static object that holds the buffer."},
+	{"use-after-free", "A byte of the range lies in a heap block the program freed."},
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 

@@ -346,9 +346,10 @@ static void test_checks_knob(void)
 	ok(rwc_parse_checks("maps,heap", 15, &v) == 0 && v == (1u | 8u), "checks: a list replaces the default");
 	ok(rwc_parse_checks("+stack", 15, &v) == 0 && v == 31u, "checks: +stack adds to the default");
 	ok(rwc_parse_checks("-heap,-maps", 15, &v) == 0 && v == (2u | 4u), "checks: -heap,-maps take away");
-	ok(rwc_parse_checks("all", 15, &v) == 0 && v == 31u, "checks: all");
+	ok(rwc_parse_checks("all", 15, &v) == 0 && v == 63u, "checks: all");
+	ok(rwc_parse_checks("+global", 15, &v) == 0 && v == 47u, "checks: +global");
 	ok(rwc_parse_checks("none", 15, &v) == 0 && v == 0, "checks: none");
-	ok(rwc_parse_checks("all,-stack", 15, &v) == 0 && v == 15u, "checks: all,-stack");
+	ok(rwc_parse_checks("all,-stack", 15, &v) == 0 && v == 47u, "checks: all,-stack");
 	v = 7;
 	ok(rwc_parse_checks("", 15, &v) < 0 && v == 7, "checks: empty is refused, output untouched");
 	ok(rwc_parse_checks("heap,", 15, &v) < 0, "checks: a trailing comma is refused");

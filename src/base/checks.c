@@ -21,6 +21,8 @@ static const char *const problem_names[RWC_PROBLEM_COUNT] = {
 	[RWC_IOV_LEN_OVERFLOW] = "iov-len-overflow",
 	[RWC_HEAP_OVERFLOW] = "heap-overflow",
 	[RWC_STACK_OVERFLOW] = "stack-overflow",
+	[RWC_GLOBAL_OVERFLOW] = "global-overflow",
+	[RWC_USE_AFTER_FREE] = "use-after-free",
 };
 
 const char *rwc_problem_name(enum rwc_problem p)

@@ -64,18 +64,37 @@ void rwc_verdict_array(struct rwc_verdict *v, const struct rwc_region *r, size_t
  * v->lo (or one before it, to describe a gap below). */
 void rwc_verdict_run(struct rwc_verdict *v, const struct rwc_region *r, size_t n, size_t from);
 
-/* What holds a buffer beyond its mapping: a malloc block (live or freed)
- * or a stack frame (bounds.c finds them; these verdicts are pure). */
-enum rwc_holder { RWC_HOLDER_NONE, RWC_HOLDER_BLOCK, RWC_HOLDER_FREED, RWC_HOLDER_FRAME };
+/* What holds a buffer beyond its mapping: a malloc block (live or freed),
+ * a stack variable (DWARF) or else its stack frame, a global object (the
+ * module's symbol table).  bounds/ finds them; these verdicts are pure. */
+enum rwc_holder {
+	RWC_HOLDER_NONE,
+	RWC_HOLDER_BLOCK,    /* heap-block */
+	RWC_HOLDER_FREED,    /* freed-heap-block */
+	RWC_HOLDER_FRAME,    /* stack-frame */
+	RWC_HOLDER_VARIABLE, /* stack-variable */
+	RWC_HOLDER_GLOBAL,   /* global */
+};
 
 struct rwc_bounds {
 	enum rwc_holder kind;
-	uintptr_t lo, hi;   /* block: its usable bytes; frame: [sp, cfa) */
+	uintptr_t lo, hi;   /* the object: [lo, hi); block: its requested bytes;
+	                     * frame: [sp, cfa) */
 	uintptr_t limit;    /* frame: first saved register or return address above
-	                     * the buffer, or cfa; block: hi */
+	                     * the buffer, or cfa; others: hi */
+	size_t usable;      /* block: glibc's usable size (>= hi - lo), 0 unknown */
 	uintptr_t origin;   /* block: the call site that allocated it, or 0 */
-	uintptr_t pc;       /* frame: its pc */
-	int index;          /* frame: 0 for the caller of the I/O call, 1 its caller... */
+	uintptr_t pc;       /* frame, variable: the frame's pc */
+	int index;          /* frame, variable: 0 for the caller of the I/O call, 1 its caller... */
+	/* Names: static storage or caches that live as long as the process;
+	 * NULL when unknown. */
+	const char *name;      /* variable, global: its name */
+	const char *type;      /* variable, global: its C type ("char [16]"), or NULL */
+	const char *decl_file; /* variable: where it is declared */
+	int decl_line;
+	const char *module;    /* global: the module that holds it */
+	const char *into;      /* the neighbouring object the overrun reaches, or NULL */
+	size_t compiler_size;  /* fortified calls: the object size the compiler saw, 0 none */
 };
 
 /* Heap verdict on [lo, lo+n): LIVE/LSIZE the nearest live block starting at

@@ -128,7 +128,8 @@ static const struct {
 	const char *name;
 	unsigned bit;
 } check_names[] = {{"maps", RWC_CHECK_MAPS},   {"offset", RWC_CHECK_OFFSET}, {"count", RWC_CHECK_COUNT},
-		   {"heap", RWC_CHECK_HEAP},   {"stack", RWC_CHECK_STACK},   {NULL, 0}};
+		   {"heap", RWC_CHECK_HEAP},   {"stack", RWC_CHECK_STACK},   {"global", RWC_CHECK_GLOBAL},
+		   {NULL, 0}};
 
 int rwc_parse_checks(const char *s, unsigned dflt, unsigned *out)
 {

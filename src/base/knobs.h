@@ -24,13 +24,15 @@ struct rwc_knobs {
 };
 
 /* RWCHECK_CHECKS: the check families (named by check_names in knobs.c:
- * maps, offset, count, heap, stack). */
+ * maps, offset, count, heap, stack, global). */
 #define RWC_CHECK_MAPS 1u
 #define RWC_CHECK_OFFSET 2u
 #define RWC_CHECK_COUNT 4u
 #define RWC_CHECK_HEAP 8u
 #define RWC_CHECK_STACK 16u
-#define RWC_CHECKS_ALL (RWC_CHECK_MAPS | RWC_CHECK_OFFSET | RWC_CHECK_COUNT | RWC_CHECK_HEAP | RWC_CHECK_STACK)
+#define RWC_CHECK_GLOBAL 32u
+#define RWC_CHECKS_ALL \
+	(RWC_CHECK_MAPS | RWC_CHECK_OFFSET | RWC_CHECK_COUNT | RWC_CHECK_HEAP | RWC_CHECK_STACK | RWC_CHECK_GLOBAL)
 #define RWC_CHECKS_DEFAULT (RWC_CHECKS_ALL & ~RWC_CHECK_STACK) /* see librwcheck.7, "Cost" */
 
 /* The RWC_CHECK_* families in force, set from the knobs by the first

@@ -15,7 +15,7 @@
 /* The bounds checks in force (RWC_CHECK_HEAP | RWC_CHECK_STACK bits). */
 static inline unsigned rwc_bounds_on(void)
 {
-	return __atomic_load_n(&rwc_checks, __ATOMIC_RELAXED) & (RWC_CHECK_HEAP | RWC_CHECK_STACK);
+	return __atomic_load_n(&rwc_checks, __ATOMIC_RELAXED) & (RWC_CHECK_HEAP | RWC_CHECK_STACK | RWC_CHECK_GLOBAL);
 }
 
 /* 1 when [p, p+n) is known good for the checks in force; 0: ask

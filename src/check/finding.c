@@ -13,6 +13,7 @@ int rwc_is_memory_problem(const struct rwc_finding *f)
 
 int rwc_is_bounds_problem(const struct rwc_finding *f)
 {
-	return (f->problem == RWC_HEAP_OVERFLOW || f->problem == RWC_STACK_OVERFLOW) &&
+	return (f->problem == RWC_HEAP_OVERFLOW || f->problem == RWC_STACK_OVERFLOW ||
+		f->problem == RWC_GLOBAL_OVERFLOW || f->problem == RWC_USE_AFTER_FREE) &&
 	       f->bounds.kind != RWC_HOLDER_NONE;
 }
