@@ -14,6 +14,7 @@
 #include "base/perproc.h"
 #include "mapview/mapnews.h"
 #include "mapview/mapsfile.h"
+#include "mapview/overlay.h"
 #include "mapview/snapshot.h"
 #include "mapview/tcache.h"
 #include "tap.h"
@@ -143,6 +144,36 @@ static void too_many(void)
 	ok(verdict(A, 10, RWC_NEED_READ, &v) != RWC_OK, "a maps line it cannot parse: no good verdict");
 }
 
+/* The overlay's pure parts on their own arrays. */
+static void overlay_alone(void)
+{
+	struct rwc_ovl o[RWC_OVL_CAP];
+	struct rwc_verdict v;
+	unsigned n = 0, by = 9;
+	int full = 1;
+
+	ok(rwc_ovl_place(o, &n, A, A + PG, RWC_PROT_R) && n == 1, "place: the first entry is appended");
+	ok(rwc_ovl_place(o, &n, A, A + PG, -1) && n == 1 && o[0].prot == -1,
+	   "place: the same range again overwrites it in place");
+	ok(rwc_ovl_place(o, &n, A + PG / 2, A + 2 * PG, RWC_PROT_R | RWC_PROT_W) && n == 2, "place: an overlapping range is appended");
+	ok(rwc_ovl_place(o, &n, A, A + PG, RWC_PROT_R) && n == 3 && o[0].prot == -1,
+	   "place: the same range under a newer overlapping entry is appended, the old one kept");
+	rwc_verdict_init(&v, A + PG + 8, 16, RWC_NEED_WRITE);
+	ok(rwc_ovl_verdict(o, n, &v, &by) == 1 && v.problem == RWC_OK && by == 1, "verdict: the newest covering entry decides (rw)");
+	rwc_verdict_init(&v, A + 8, 16, RWC_NEED_WRITE);
+	ok(rwc_ovl_verdict(o, n, &v, &by) == 1 && v.problem == RWC_BUF_NOT_WRITABLE && by == 2,
+	   "verdict: the newest of two overlapping entries decides (r--)");
+	rwc_verdict_init(&v, A + PG - 8, 2 * PG, RWC_NEED_READ);
+	ok(rwc_ovl_verdict(o, n, &v, &by) == -1, "verdict: a range only partly under an entry: re-read the map");
+	rwc_verdict_init(&v, A + 8 * PG, 16, RWC_NEED_READ);
+	ok(rwc_ovl_verdict(o, n, &v, &by) == 0, "verdict: a range under no entry: nothing to say");
+	ok(rwc_ovl_overlaps(o, 0, n, A + PG, A + PG + 1) && !rwc_ovl_overlaps(o, 2, n, A + PG, A + PG + 1),
+	   "overlaps: from an index on");
+	for (unsigned k = 0; k < RWC_OVL_CAP && full; k++)
+		full = rwc_ovl_place(o, &n, A + (20 + 2 * k) * PG, A + (21 + 2 * k) * PG, RWC_PROT_R);
+	ok(!full && n == RWC_OVL_CAP, "place: 0 once the overlay is full (%u entries)", n);
+}
+
 int main(void)
 {
 	void *mem = mmap(NULL, RWC_OWN_SNAP_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
@@ -151,6 +182,7 @@ int main(void)
 	if (mem == MAP_FAILED)
 		return 99;
 	rwc_own_parts[RWC_OWN_SNAP] = mem;
+	overlay_alone();
 	snapshot_alone();
 	overlay();
 	stale();

@@ -23,19 +23,14 @@
 #include "mapview/maps_parse.h"
 #include "base/ownmem.h"
 #include "mapview/mapsfile.h"
+#include "mapview/overlay.h"
 #include "mapview/pagemap.h"
 #include "base/real.h"
 
 #define SNAP_CAP 131072u /* regions; vm.max_map_count defaults to 65530 */
-#define OVL_CAP 32u
 #define BLOCK 4u /* regions per block of the two-level index: one cache line */
 #define PROT_MASK 0xfffu /* a start is page-aligned: its low bits hold RWC_PROT_* */
 #define PM_WORDS (1u << 20) /* the page map's memory: 8 MiB, touched as used */
-
-struct ovl {
-	uintptr_t start, end;
-	int prot; /* RWC_PROT_* bits, -1 unmapped */
-};
 
 struct snap {
 	unsigned seq;       /* odd while being written */
@@ -44,7 +39,7 @@ struct snap {
 	int complete;       /* 0: more regions than SNAP_CAP, or a read error */
 	                    /* (a full overlay sets gen to 0: stale) */
 	unsigned novl;
-	struct ovl ovl[OVL_CAP]; /* newest last */
+	struct rwc_ovl ovl[RWC_OVL_CAP]; /* newest last (overlay.h) */
 	size_t ntop;
 	uintptr_t top[SNAP_CAP / BLOCK]; /* the last end of each block of ent[] */
 	struct {
@@ -139,7 +134,10 @@ static int snap_add(const struct rwc_map_entry *e, void *arg)
 	return 0;
 }
 
-static unsigned ok_bits(unsigned prot);
+static unsigned ok_bits(unsigned prot)
+{
+	return ((prot & RWC_PROT_W) ? RWC_NEED_WRITE : 0) | ((prot & RWC_PROT_R) ? RWC_NEED_READ : 0);
+}
 
 static void build_pagemap(struct snap *s)
 {
@@ -240,86 +238,16 @@ void rwc_snap_set(uintptr_t lo, uintptr_t hi, int prot)
 		return;
 	}
 	write_begin(s);
-	{
-		unsigned k = s->novl;
-		int placed = 0;
-
-		/* The same range again with nothing newer over it (mmap/munmap
-		 * churn at one address): overwrite in place. */
-		while (k > 0) {
-			struct ovl *o = &s->ovl[--k];
-			if (o->start == lo && o->end == hi) {
-				o->prot = prot;
-				placed = 1;
-				break;
-			}
-			if (o->start < hi && lo < o->end)
-				break;
-		}
-		if (!placed && s->novl < OVL_CAP) {
-			s->ovl[s->novl].start = lo;
-			s->ovl[s->novl].end = hi;
-			s->ovl[s->novl].prot = prot;
-			s->novl++;
-			placed = 1;
-		}
-		if (!placed) { /* full: re-read the map at the next check */
-			s->gen = 0;
-			write_end(s);
-			unlock();
-			rwc_map_changed();
-			return;
-		}
+	if (!rwc_ovl_place(s->ovl, &s->novl, lo, hi, prot)) { /* full: re-read the map at the next check */
+		s->gen = 0;
+		write_end(s);
+		unlock();
+		rwc_map_changed();
+		return;
 	}
 	s->gen = __atomic_add_fetch(&rwc_gen, 1, __ATOMIC_ACQ_REL);
 	write_end(s);
 	unlock();
-}
-
-static unsigned ok_bits(unsigned prot)
-{
-	return ((prot & RWC_PROT_W) ? RWC_NEED_WRITE : 0) | ((prot & RWC_PROT_R) ? RWC_NEED_READ : 0);
-}
-
-/* The overlay's say on [lo, hi): 0 nothing overlaps, 1 decided (into v;
- * *by the entry that did), -1 a partial overlap (re-read the map). */
-static int overlay_verdict(const struct snap *s, unsigned novl, struct rwc_verdict *v, unsigned *by)
-{
-	for (unsigned k = novl; k-- > 0;) {
-		struct ovl o = s->ovl[k];
-		struct rwc_region r;
-
-		if (!(o.start < v->hi && v->lo < o.end))
-			continue;
-		if (o.start > v->lo || v->hi > o.end)
-			return -1;
-		*by = k;
-		if (o.prot < 0) {
-			v->problem = RWC_BUF_UNMAPPED;
-			return 1;
-		}
-		r.start = o.start;
-		r.end = o.end;
-		r.prot = (unsigned)o.prot;
-		rwc_verdict_feed(v, &r, NULL);
-		rwc_verdict_finish(v);
-		return 1;
-	}
-	return 0;
-}
-
-/* Whether an entry of the overlay from FROM on overlaps [lo, hi). */
-static int overlay_overlaps_from(const struct snap *s, unsigned from, unsigned novl, uintptr_t lo, uintptr_t hi)
-{
-	for (unsigned k = from; k < novl; k++)
-		if (s->ovl[k].start < hi && lo < s->ovl[k].end)
-			return 1;
-	return 0;
-}
-
-static int overlay_overlaps(const struct snap *s, unsigned novl, uintptr_t lo, uintptr_t hi)
-{
-	return overlay_overlaps_from(s, 0, novl, lo, hi);
 }
 
 int rwc_snap_lookup(uintptr_t lo, size_t len, unsigned need)
@@ -341,11 +269,11 @@ int rwc_snap_lookup(uintptr_t lo, size_t len, unsigned need)
 	n = __atomic_load_n(&s->n, __ATOMIC_RELAXED);
 	ntop = __atomic_load_n(&s->ntop, __ATOMIC_RELAXED);
 	novl = __atomic_load_n(&s->novl, __ATOMIC_RELAXED);
-	if (n > SNAP_CAP || ntop > SNAP_CAP / BLOCK || novl > OVL_CAP)
+	if (n > SNAP_CAP || ntop > SNAP_CAP / BLOCK || novl > RWC_OVL_CAP)
 		return -1;
 	if (__atomic_load_n(&s->pm.ok, __ATOMIC_RELAXED)) {
 		/* flat in the number of mappings: a few loads in the page map */
-		if (overlay_overlaps(s, novl, lo, hi))
+		if (rwc_ovl_overlaps(s->ovl, 0, novl, lo, hi))
 			return -1;
 		if (!rwc_pagemap_good(&s->pm, lo, hi, need, &run_lo, &end))
 			goto not_good;
@@ -367,8 +295,8 @@ int rwc_snap_lookup(uintptr_t lo, size_t len, unsigned need)
 		if ((ok & need) != need)
 			goto not_good;
 	}
-	if (overlay_overlaps(s, novl, run_lo, end)) {
-		if (overlay_overlaps(s, novl, lo, hi))
+	if (rwc_ovl_overlaps(s->ovl, 0, novl, run_lo, end)) {
+		if (rwc_ovl_overlaps(s->ovl, 0, novl, lo, hi))
 			return -1; /* the full path weighs the overlay */
 		run_lo = lo, end = hi;
 	}
@@ -378,77 +306,80 @@ int rwc_snap_lookup(uintptr_t lo, size_t len, unsigned need)
 	rwc_tcache_fill(g, run_lo, end, ok);
 	return 1;
 not_good: /* the regions' say, unless an overlay entry has one */
-	if (overlay_overlaps(s, novl, lo, hi))
+	if (rwc_ovl_overlaps(s->ovl, 0, novl, lo, hi))
 		return -1;
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -1;
+}
+
+/* One try at the verdict from snapshot S, published for generation G:
+ * 1 decided (V), 0 try again (S was being written), -1 the overlay needs
+ * the map re-read. */
+static int verdict_from(const struct snap *s, uint64_t g, struct rwc_verdict *v, uintptr_t lo, size_t len,
+			unsigned need)
+{
+	unsigned seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE), novl, by = 0;
+	size_t n = __atomic_load_n(&s->n, __ATOMIC_RELAXED), ntop = __atomic_load_n(&s->ntop, __ATOMIC_RELAXED);
+	uintptr_t clo = 0, chi = 0;
+	int o;
+
+	novl = __atomic_load_n(&s->novl, __ATOMIC_RELAXED);
+	if ((seq & 1) || n > SNAP_CAP || novl > RWC_OVL_CAP || ntop > SNAP_CAP / BLOCK)
+		return 0;
+	rwc_verdict_init(v, lo, len, need);
+	o = rwc_ovl_verdict(s->ovl, novl, v, &by);
+	if (o == 0) {
+		for (size_t k = find(s, n, ntop, lo); k < n && !v->done; k++) {
+			struct rwc_region r = {s->ent[k].sp & ~(uintptr_t)PROT_MASK, s->ent[k].end,
+					       (unsigned)(s->ent[k].sp & PROT_MASK)};
+			rwc_verdict_feed(v, &r, NULL);
+		}
+		rwc_verdict_finish(v);
+		if (v->problem == RWC_OK && v->prev.valid && v->run_lo <= lo) {
+			/* cache the contiguous regions that hold it, or just
+			 * the range where the overlay covers part of them */
+			clo = v->run_lo;
+			chi = v->prev.end;
+			if (rwc_ovl_overlaps(s->ovl, 0, novl, clo, chi))
+				clo = v->lo, chi = v->hi;
+		}
+	} else if (o > 0 && v->problem == RWC_OK) {
+		/* the entry that decided, less what newer ones changed in
+		 * it (an munmap of its upper half, say): then just the
+		 * range, which none of them touches */
+		clo = v->prev.start;
+		chi = v->prev.end;
+		if (rwc_ovl_overlaps(s->ovl, by + 1, novl, clo, chi))
+			clo = v->lo, chi = v->hi;
+	}
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) != seq)
+		return 0;
+	if (o < 0)
+		return -1;
+	if (v->problem == RWC_OK && chi > clo)
+		rwc_tcache_fill(g, clo, chi, ok_bits(v->run_prot));
+	return 1;
 }
 
 int rwc_snap_verdict(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned need)
 {
 	for (int tries = 0; tries < 4; tries++) {
 		uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
-		int i = __atomic_load_n(&cur, __ATOMIC_ACQUIRE);
-		const struct snap *s;
-		unsigned seq, novl, by = 0;
-		size_t ntop;
-		uintptr_t clo = 0, chi = 0;
-		size_t n;
-		int o;
+		int i = __atomic_load_n(&cur, __ATOMIC_ACQUIRE), r;
 
 		if (i < 0 || __atomic_load_n(&snap_at(i)->gen, __ATOMIC_ACQUIRE) != g) {
 			if (!refresh())
 				return -1;
 			continue;
 		}
-		s = snap_at(i);
-		if (!__atomic_load_n(&s->complete, __ATOMIC_ACQUIRE))
+		if (!__atomic_load_n(&snap_at(i)->complete, __ATOMIC_ACQUIRE))
 			return -1; /* too many mappings, or /proc failed: ask the kernel */
-		seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
-		if (seq & 1)
-			continue;
-		n = __atomic_load_n(&s->n, __ATOMIC_RELAXED);
-		ntop = __atomic_load_n(&s->ntop, __ATOMIC_RELAXED);
-		novl = __atomic_load_n(&s->novl, __ATOMIC_RELAXED);
-		if (n > SNAP_CAP || novl > OVL_CAP || ntop > SNAP_CAP / BLOCK)
-			continue;
-		rwc_verdict_init(v, lo, len, need);
-		o = overlay_verdict(s, novl, v, &by);
-		if (o == 0) {
-			for (size_t k = find(s, n, ntop, lo); k < n && !v->done; k++) {
-				struct rwc_region r = {s->ent[k].sp & ~(uintptr_t)PROT_MASK, s->ent[k].end,
-						       (unsigned)(s->ent[k].sp & PROT_MASK)};
-				rwc_verdict_feed(v, &r, NULL);
-			}
-			rwc_verdict_finish(v);
-			if (v->problem == RWC_OK && v->prev.valid && v->run_lo <= lo) {
-				/* cache the contiguous regions that hold it, or just
-				 * the range where the overlay covers part of them */
-				clo = v->run_lo;
-				chi = v->prev.end;
-				if (overlay_overlaps(s, novl, clo, chi))
-					clo = v->lo, chi = v->hi;
-			}
-		} else if (o > 0 && v->problem == RWC_OK) {
-			/* the entry that decided, less what newer ones changed
-			 * in it (an munmap of its upper half, say): then just
-			 * the range, which none of them touches */
-			clo = v->prev.start;
-			chi = v->prev.end;
-			if (overlay_overlaps_from(s, by + 1, novl, clo, chi))
-				clo = v->lo, chi = v->hi;
-		}
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) != seq)
-			continue;
-		if (o < 0) {
-			if (!refresh())
-				return -1;
-			continue;
-		}
-		if (v->problem == RWC_OK && chi > clo)
-			rwc_tcache_fill(g, clo, chi, ok_bits(v->run_prot));
-		return v->problem;
+		r = verdict_from(snap_at(i), g, v, lo, len, need);
+		if (r > 0)
+			return v->problem;
+		if (r < 0 && !refresh())
+			return -1;
 	}
 	return -1;
 }
