@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "mapview/mapnews.h"
+#include "mapview/ownmap.h"
 #include "base/real.h"
 
 void *rwc_real_ptr[RWC_REAL_COUNT];
@@ -32,4 +33,11 @@ void rwc_watch_mmap(void *result, size_t len, int prot, int flags)
 void rwc_watch_munmap(void *addr, size_t len, int failed)
 {
 	(void)addr, (void)len, (void)failed;
+}
+
+void *rwc_own_mmap(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
 }

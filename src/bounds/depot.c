@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <sys/mman.h>
 
-#include "mapview/mapnews.h"
+#include "mapview/ownmap.h"
 #include "base/real.h"
 
 #define SLOTS (1u << 16) /* power of two */
@@ -24,19 +24,15 @@ static int table_state;    /* 0 none, 1 mapping, 2 ready, -1 failed */
 
 static struct slot *get_table(void)
 {
-	int s = __atomic_load_n(&table_state, __ATOMIC_ACQUIRE), e;
+	int s = __atomic_load_n(&table_state, __ATOMIC_ACQUIRE);
 	void *p;
 
 	if (RWC_LIKELY(s == 2))
 		return table;
 	if (s != 0 || !__atomic_compare_exchange_n(&table_state, &s, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return NULL; /* another thread maps it: no trace this time */
-	e = errno;
-	p = REAL(mmap)(NULL, SLOTS * sizeof(struct slot), PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	rwc_watch_mmap(p, SLOTS * sizeof(struct slot), PROT_READ | PROT_WRITE, MAP_PRIVATE);
-	errno = e;
-	if (p == MAP_FAILED) {
+	p = rwc_own_mmap(SLOTS * sizeof(struct slot));
+	if (!p) {
 		__atomic_store_n(&table_state, -1, __ATOMIC_RELEASE);
 		return NULL;
 	}

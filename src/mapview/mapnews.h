@@ -1,6 +1,6 @@
 /* mapnews.h: what a successful or failed map-changing call tells the map
  * view: the libc wrappers and syscall() (entry), and the library's own
- * mappings (the heap map, the depot, the own heap).  Signal-safe. */
+ * mappings (ownmap.h).  Signal-safe. */
 #ifndef RWC_MAPNEWS_H
 #define RWC_MAPNEWS_H
 

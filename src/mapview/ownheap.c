@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "mapview/mapnews.h"
+#include "mapview/ownmap.h"
 #include "base/once.h"
 #include "base/real.h"
 
@@ -77,17 +78,15 @@ static void unlock(void)
 /* A new mapping of LEN bytes, recorded as a region (NULL: none to be had). */
 static void *map_region(size_t len)
 {
-	int e = errno, i;
+	int i;
 	void *p;
 
 	for (i = 0; i < REGIONS && H.regions[i].hi; i++)
 		;
 	if (i == REGIONS)
 		return NULL;
-	p = REAL(mmap)(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	rwc_watch_mmap(p, len, PROT_READ | PROT_WRITE, MAP_PRIVATE);
-	errno = e;
-	if (p == MAP_FAILED)
+	p = rwc_own_mmap(len);
+	if (!p)
 		return NULL;
 	H.regions[i].lo = (uintptr_t)p;
 	__atomic_store_n(&H.regions[i].hi, (uintptr_t)p + len, __ATOMIC_RELEASE);
