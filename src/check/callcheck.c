@@ -40,19 +40,25 @@ static enum rwc_problem array(const void *p, size_t n, struct rwc_finding *f, co
 	return found(f, RWC_IOV_ARRAY_BAD, p, n, what, -1);
 }
 
-/* Memory the call uses as NEED says: its mapping, then its heap block or
- * stack frame. */
+/* Memory the call uses as NEED says: its mapping, then the object it lies
+ * in (heap block, stack variable or frame, global).  When both are bad,
+ * the one whose bad bytes start first is reported: `char ans[2048]` read
+ * with 65536 runs past ans long before it runs off the stack. */
 static enum rwc_problem memn(const struct rwc_call *c, const void *p, size_t n, unsigned need,
 			     struct rwc_finding *f, const char *what, long idx)
 {
-	enum rwc_problem pr;
+	enum rwc_problem pr, mp = RWC_OK;
 	uintptr_t lo, hi;
 
 	if ((rwc_checks & RWC_CHECK_MAPS) &&
-	    (pr = rwc_map_verdict((uintptr_t)p, n, need, &f->v)) != RWC_OK)
-		return found(f, pr, p, n, what, idx);
+	    (mp = rwc_map_verdict((uintptr_t)p, n, need, &f->v)) != RWC_OK && f->v.bad_lo <= (uintptr_t)p)
+		return found(f, mp, p, n, what, idx);
 	pr = rwc_bounds_check((uintptr_t)p, n, (uintptr_t)c->caller_sp, (uintptr_t)c->caller,
 			      &f->bounds, &lo, &hi);
+	if (mp != RWC_OK && (pr == RWC_OK || lo >= f->v.bad_lo)) {
+		f->bounds.kind = RWC_HOLDER_NONE;
+		return found(f, mp, p, n, what, idx);
+	}
 	if (pr == RWC_OK)
 		return RWC_OK;
 	rwc_verdict_init(&f->v, (uintptr_t)p, n, need);
