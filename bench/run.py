@@ -26,6 +26,14 @@ LINES = [
     ("mmap churn (64 KiB)", ["mmapchurn", 30000], 1.25),
     ("many maps (20,000), 1 B reads", ["manymaps", 500000], 1.15),
     ("process start (posix_spawn /bin/true)", ["spawn", 200], 1.10),
+    # where real programs put their buffers (issue 17's targets)
+    ("read 1 B deep inside a 128 KiB block", ["heapmid", 300000], 1.05),
+    ("write 1 B from the start of that block", ["heapwrite1", 300000], 1.05),
+    ("readv 16 x 256 B inside one 128 KiB block", ["readvblock", 100000], 1.05),
+    ("readv 16 separate 256 B blocks", ["readvsep", 100000], 1.05),
+    ("malloc 64 B, read 1 B into it, free", ["freshread", 300000], 1.05),
+    ("read 1 B into a 64 B global", ["globalread", 300000], 1.05),
+    ("read 1 B into a stack variable", ["stackread", 300000], 1.05),
 ]
 
 # Lines whose noise here is large next to what the library adds get more

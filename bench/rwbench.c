@@ -130,6 +130,67 @@ static void w_spawn(void)
 	     waitpid(pid, &st, 0));
 }
 
+/* ---- where real programs put their buffers (issue 17) ---- */
+
+/* One 128 KiB I/O buffer, as a program keeps it: reads land deep inside. */
+static char *big_block(void)
+{
+	char *p = malloc(128 * 1024);
+	if (!p)
+		die("malloc");
+	return p;
+}
+
+/* 1-byte reads at varying offsets deep inside the block. */
+static void w_heapmid(void)
+{
+	char *p = big_block();
+	LOOP(if (read(zero_fd, p + 65536 + (i & 4095) * 8, 1) != 1) die("read"));
+}
+
+/* 1-byte writes from the start of the block. */
+static void w_heapwrite1(void)
+{
+	char *p = big_block();
+	memset(p, 'x', 64);
+	LOOP(if (write(null_fd, p, 1) != 1) die("write"));
+}
+
+/* readv of 16 x 256 B at 512-byte strides in the block's second half. */
+static void w_readvblock(void)
+{
+	char *p = big_block();
+	struct iovec v[16];
+	for (int i = 0; i < 16; i++)
+		v[i].iov_base = p + 65536 + i * 512, v[i].iov_len = 256;
+	LOOP(if (readv(zero_fd, v, 16) != 4096) die("readv"));
+}
+
+/* readv of 16 separate 256-byte blocks. */
+static void w_readvsep(void)
+{
+	struct iovec v[16];
+	for (int i = 0; i < 16; i++)
+		if (!(v[i].iov_base = malloc(256)))
+			die("malloc");
+		else
+			v[i].iov_len = 256;
+	LOOP(if (readv(zero_fd, v, 16) != 4096) die("readv"));
+}
+
+/* A fresh small block each time: malloc, read 1 B into its start, free. */
+static void w_freshread(void)
+{
+	LOOP(char *p = malloc(64); if (!p || read(zero_fd, p, 1) != 1) die("fresh"); free(p));
+}
+
+/* 1-byte reads into a small global object. */
+static char small_global[64];
+static void w_globalread(void)
+{
+	LOOP(if (read(zero_fd, small_global + (i & 31), 1) != 1) die("read"));
+}
+
 /* ---- the bounds checks (issue 6) ---- */
 
 /* malloc-heavy: a ring of 64 blocks of 16..4096 bytes, one replaced per
@@ -235,6 +296,12 @@ int main(int argc, char **argv)
 	else if (!strcmp(w, "heapread")) w_heapread();
 	else if (!strcmp(w, "stackread")) w_stackread();
 	else if (!strcmp(w, "spawnone")) w_spawnone();
+	else if (!strcmp(w, "heapmid")) w_heapmid();
+	else if (!strcmp(w, "heapwrite1")) w_heapwrite1();
+	else if (!strcmp(w, "readvblock")) w_readvblock();
+	else if (!strcmp(w, "readvsep")) w_readvsep();
+	else if (!strcmp(w, "freshread")) w_freshread();
+	else if (!strcmp(w, "globalread")) w_globalread();
 	else if (!strcmp(w, "one")) stack_read();
 	else {
 		fprintf(stderr, "usage: rwbench WORKLOAD [ITERATIONS]\n");
