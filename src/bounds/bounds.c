@@ -53,12 +53,24 @@ static size_t chunk_usable(uintptr_t p, int full)
 	return says ? rwc_chunk_usable(rwc_chunk_word(p)) : 0;
 }
 
-/* RWC_OK or RWC_HEAP_OVERFLOW (what holds the buffer in B, the bad bytes
- * [*BLO, *BHI)); in the fast path (FULL 0) also HEAP_UNSURE. */
+/* The block at P (0: none) as the verdict wants it, its usable bytes U
+ * from its header; 0 when P has none or its header says none. */
+static void block_at(struct rwc_heap_block *h, uintptr_t p, size_t u)
+{
+	h->start = p;
+	h->usable = p ? u : 0;
+	h->size = h->usable ? rwc_hm_requested(p, h->usable) : 0;
+}
+
+/* RWC_OK, RWC_HEAP_OVERFLOW or RWC_USE_AFTER_FREE (what holds the buffer
+ * in B, the bad bytes [*BLO, *BHI)); in the fast path (FULL 0) also
+ * HEAP_UNSURE.  Blocks are judged by the bytes the program asked for. */
 static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi, int full)
 {
 	uintptr_t live, freed = 0;
 	size_t ls = 0, fs = 0;
+	struct rwc_heap_block lb, fb;
+	enum rwc_problem pr;
 
 	b->kind = RWC_HOLDER_NONE;
 	if (rwc_hm_nothing_below(p))
@@ -71,11 +83,12 @@ static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uin
 		if (freed > live && (fs = chunk_usable(freed, full)) == UNKNOWN)
 			return HEAP_UNSURE;
 	}
-	if (rwc_heap_verdict(p, n, live, ls, freed, fs, b, blo, bhi) == RWC_OK)
-		return RWC_OK;
-	if (b->kind == RWC_HOLDER_BLOCK)
+	block_at(&lb, live, ls);
+	block_at(&fb, freed, fs);
+	pr = rwc_heap_verdict(p, n, &lb, &fb, b, blo, bhi);
+	if (pr != RWC_OK && b->kind == RWC_HOLDER_BLOCK)
 		b->origin = rwc_hm_origin(live);
-	return RWC_HEAP_OVERFLOW;
+	return pr;
 }
 
 /* ---- stack: this thread's stack (the run of mappings around its sp), the
@@ -181,12 +194,13 @@ enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_
 				  struct rwc_bounds *b, uintptr_t *bad_lo, uintptr_t *bad_hi)
 {
 	unsigned on = rwc_bounds_on();
+	enum rwc_problem pr;
 
 	b->kind = RWC_HOLDER_NONE;
 	if (n == 0)
 		return RWC_OK;
-	if ((on & RWC_CHECK_HEAP) && heap(p, n, b, bad_lo, bad_hi, 1) != RWC_OK)
-		return RWC_HEAP_OVERFLOW;
+	if ((on & RWC_CHECK_HEAP) && (pr = heap(p, n, b, bad_lo, bad_hi, 1)) != RWC_OK)
+		return pr;
 	if ((on & RWC_CHECK_STACK) && !stack_known(p, range_end(p, n), sp0, pc))
 		return stack(p, n, sp0, pc, b, bad_lo, bad_hi);
 	return RWC_OK;

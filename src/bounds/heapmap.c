@@ -185,6 +185,70 @@ uintptr_t rwc_hm_prev(uintptr_t a, int freed, uintptr_t floor)
 	return 0;
 }
 
+/* The slack byte of the grain at A, in its leaf (made when MAKE). */
+static uint8_t *slack_at(uintptr_t a, int make)
+{
+	struct leaf *l = leaf_of(a, make);
+
+	return l ? &l->slack[grain(a)] : NULL;
+}
+
+void rwc_hm_request(uintptr_t p, size_t req, size_t usable)
+{
+	uint8_t *s;
+	size_t slack = req < usable ? usable - req : 0;
+
+	if (!p || (p & (RWC_HM_GRAIN - 1)) || !(s = slack_at(p, 1)))
+		return;
+	if (slack < RWC_HM_ESCAPE) {
+		__atomic_store_n(s, (uint8_t)slack, __ATOMIC_RELAXED);
+		return;
+	}
+	/* usable > 255: the block covers the next 16 grains at least */
+	for (unsigned k = 0; k < RWC_HM_ESCAPE_BYTES; k++) {
+		uint8_t *e = slack_at(p + (k + 1) * RWC_HM_GRAIN, 1);
+
+		if (!e)
+			return; /* the byte at P keeps its old meaning */
+		__atomic_store_n(e, (uint8_t)(req >> (8 * k)), __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(s, (uint8_t)RWC_HM_ESCAPE, __ATOMIC_RELEASE);
+}
+
+void rwc_hm_widen(uintptr_t p)
+{
+	struct leaf *l;
+	size_t g;
+
+	if (!p || (p & (RWC_HM_GRAIN - 1)) || !(l = leaf_of(p, 0)))
+		return;
+	g = grain(p);
+	if (__atomic_load_n(&l->live[g / 64], __ATOMIC_ACQUIRE) & (1ull << (g % 64)))
+		__atomic_store_n(&l->slack[g], 0, __ATOMIC_RELAXED);
+}
+
+size_t rwc_hm_requested(uintptr_t p, size_t usable)
+{
+	const uint8_t *s = slack_at(p, 0);
+	size_t req = 0;
+	unsigned v;
+
+	if (!s)
+		return usable;
+	v = __atomic_load_n(s, __ATOMIC_ACQUIRE);
+	if (v != RWC_HM_ESCAPE)
+		return v <= usable ? usable - v : usable;
+	for (unsigned k = 0; k < RWC_HM_ESCAPE_BYTES; k++) {
+		const uint8_t *e = slack_at(p + (k + 1) * RWC_HM_GRAIN, 0);
+
+		if (!e)
+			return usable;
+		req |= (size_t)__atomic_load_n(e, __ATOMIC_RELAXED) << (8 * k);
+	}
+	/* a freed block's record may be overwritten by blocks made inside it */
+	return req <= usable ? req : usable;
+}
+
 uintptr_t rwc_hm_origin(uintptr_t p)
 {
 	const struct leaf *l = leaf_of(p, 0);

@@ -6,8 +6,12 @@
  * use (MAP_NORESERVE: only the touched pages cost memory, 1/64 of the heap
  * at most); a summary bit per bitmap word keeps the backward search short.
  * Lock-free: bits change with atomic operations; a search racing a change
- * may see either state.  Optionally (rwc_hm_origins), the allocating call
- * site of each live block. */
+ * may see either state.  Beside the bits, a byte per granule holds the
+ * slack of the block that starts there (usable - requested bytes; the
+ * requested size of a block with more slack is kept in the bytes of its
+ * next granules): the record of what the program asked for, outside its
+ * memory.  Optionally (rwc_hm_origins), the allocating call site of each
+ * live block. */
 #ifndef RWC_HEAPMAP_H
 #define RWC_HEAPMAP_H
 
@@ -30,7 +34,16 @@ struct rwc_hm_leaf {
 	uint64_t live_sum[RWC_HM_WORDS / 64];  /* bit w: live[w] may be nonzero */
 	uint64_t freed_sum[RWC_HM_WORDS / 64]; /* never cleared: a hint */
 	uintptr_t *origin;                  /* per grain, when origins are kept */
+	/* slack[g]: usable - requested bytes of the block that starts (or
+	 * started) at grain g; RWC_HM_ESCAPE: the requested size is the
+	 * little-endian 8 bytes slack[g+1..g+8] (such a block spans at least
+	 * 16 grains, none of which starts a live block).  Pages touched only
+	 * where blocks start: 1/16 of the heap at most. */
+	uint8_t slack[RWC_HM_GRAINS];
 };
+
+#define RWC_HM_ESCAPE 255u
+#define RWC_HM_ESCAPE_BYTES 8u
 
 extern struct rwc_hm_leaf *rwc_hm_top[RWC_HM_LEAVES];
 
@@ -68,6 +81,16 @@ void rwc_hm_live(uintptr_t p, uintptr_t origin);
  * freed block (not for blocks whose memory is unmapped). */
 void rwc_hm_freed(uintptr_t p, int mark);
 
+/* Records, before rwc_hm_live(P), that the program asked for REQ of the
+ * USABLE bytes of the block at P (REQ > USABLE: as if it asked USABLE). */
+void rwc_hm_request(uintptr_t p, size_t req, size_t usable);
+/* The program asked malloc_usable_size() about the live block at P: it
+ * may use all of it, and is judged by its usable size from now on. */
+void rwc_hm_widen(uintptr_t p);
+/* The bytes the program asked for of the block (live or freed) at P whose
+ * usable size is USABLE; USABLE when the record says nothing sensible. */
+size_t rwc_hm_requested(uintptr_t p, size_t usable);
+
 /* The nearest live (FREED 0) or freed (FREED 1) block start at or below
  * A, no further back than RWC_HM_SEARCH nor below FLOOR; 0 if none. */
 uintptr_t rwc_hm_prev(uintptr_t a, int freed, uintptr_t floor);
@@ -99,6 +122,19 @@ static inline uintptr_t rwc_hm_near(uintptr_t a)
 	return m ? (a & ~((1ul << RWC_HM_LEAF_SHIFT) - 1)) +
 			   ((g & ~(size_t)63) + 63 - (size_t)__builtin_clzll(m)) * RWC_HM_GRAIN
 		 : 0;
+}
+
+/* rwc_hm_requested() of the live block at P (found in its leaf's bitmap,
+ * so the leaf is there) when its slack fits its byte; SIZE_MAX when the
+ * record is elsewhere (the caller asks rwc_hm_requested). */
+static inline size_t rwc_hm_requested_quick(uintptr_t p, size_t usable)
+{
+	const struct rwc_hm_leaf *l = __atomic_load_n(&rwc_hm_top[p >> RWC_HM_LEAF_SHIFT], __ATOMIC_ACQUIRE);
+	unsigned s = __atomic_load_n(&l->slack[(p & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4], __ATOMIC_RELAXED);
+
+	if (s == RWC_HM_ESCAPE)
+		return SIZE_MAX;
+	return s <= usable ? usable - s : usable;
 }
 
 #endif

@@ -307,7 +307,13 @@ static void bounds_text(struct rwc_fmt *o, long pid, const struct rwc_finding *f
 		rwc_fmt_str(o, " bytes past the end of a heap block of ");
 	}
 	rwc_fmt_u64(o, b->hi - b->lo);
-	rwc_fmt_str(o, " bytes, ");
+	rwc_fmt_str(o, " bytes");
+	if (b->usable) {
+		rwc_fmt_str(o, " (");
+		rwc_fmt_u64(o, b->usable);
+		rwc_fmt_str(o, " usable)");
+	}
+	rwc_fmt_str(o, ", ");
 	span(o, b->lo, b->hi);
 	rwc_fmt_char(o, '\n');
 }

@@ -116,6 +116,8 @@ static void json_bounds(struct rwc_fmt *o, const struct rwc_finding *f)
 	json_hex(o, &first, "start", b->lo);
 	json_hex(o, &first, "end", b->hi);
 	json_uint(o, &first, "size", b->hi - b->lo);
+	if ((b->kind == RWC_HOLDER_BLOCK || b->kind == RWC_HOLDER_FREED) && b->usable)
+		json_uint(o, &first, "usable", b->usable);
 	if (b->kind == RWC_HOLDER_FRAME) {
 		json_hex(o, &first, "saved_from", b->limit);
 		json_int(o, &first, "frame", b->index);
