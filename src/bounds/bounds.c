@@ -11,6 +11,10 @@
 #include "base/context.h"
 #include "frames/unwind.h"
 
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
 static uintptr_t range_end(uintptr_t p, size_t n)
@@ -204,4 +208,49 @@ enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_
 	if ((on & RWC_CHECK_STACK) && !stack_known(p, range_end(p, n), sp0, pc))
 		return stack(p, n, sp0, pc, b, bad_lo, bad_hi);
 	return RWC_OK;
+}
+
+/* The module whose image holds P (dladdr's name for it), or NULL; lock-
+ * free (_dl_find_object, glibc 2.35+). */
+static const char *module_of(uintptr_t p)
+{
+#ifdef DLFO_STRUCT_HAS_EH_DBASE
+	struct dl_find_object o;
+
+	if (_dl_find_object((void *)p, &o) == 0 && o.dlfo_link_map)
+		return *o.dlfo_link_map->l_name ? o.dlfo_link_map->l_name : program_invocation_name;
+#else
+	(void)p;
+#endif
+	return NULL;
+}
+
+/* How far above the caller's sp a buffer is taken for its stack's. */
+#define STACK_REACH ((uintptr_t)64 << 20)
+
+enum rwc_problem rwc_bounds_compiler(uintptr_t p, size_t n, size_t objsize, uintptr_t sp0,
+				     struct rwc_bounds *b, uintptr_t *bad_lo, uintptr_t *bad_hi)
+{
+	const char *mod;
+	uintptr_t lo, hi;
+
+	*bad_lo = range_end(p, objsize);
+	*bad_hi = range_end(p, n);
+	if ((rwc_bounds_on() & RWC_CHECK_HEAP) && heap(p, 1, b, &lo, &hi, 1) == RWC_OK &&
+	    b->kind == RWC_HOLDER_BLOCK) {
+		b->origin = rwc_hm_origin(b->lo);
+		return RWC_HEAP_OVERFLOW;
+	}
+	*b = (struct rwc_bounds){.lo = p, .hi = *bad_lo, .limit = *bad_lo, .index = -1};
+	if ((mod = module_of(p))) {
+		b->kind = RWC_HOLDER_GLOBAL;
+		b->module = mod;
+		return RWC_GLOBAL_OVERFLOW;
+	}
+	if (sp0 && p >= sp0 && p - sp0 < STACK_REACH) {
+		b->kind = RWC_HOLDER_VARIABLE;
+		return RWC_STACK_OVERFLOW;
+	}
+	b->kind = RWC_HOLDER_BLOCK; /* memory of another allocator, or none known */
+	return RWC_HEAP_OVERFLOW;
 }
