@@ -14,14 +14,15 @@
  * range must stay within the bytes the program asked for (heapmap.h). */
 static inline int rwc_heap_quick(uintptr_t p, size_t n)
 {
-	uintptr_t l = rwc_hm_near(p);
+	unsigned slack = 0;
+	uintptr_t l = rwc_hm_near_slack(p, &slack);
 	size_t usable, req;
 
 	if (!l || (((l - RWC_CHUNK_HDR) ^ p) >> 12 &&
 		   !rwc_fast_range((const void *)(l - RWC_CHUNK_HDR), RWC_CHUNK_HDR, RWC_NEED_READ)))
 		return 0;
 	usable = rwc_chunk_usable(rwc_chunk_word(l));
-	if (p - l >= usable || (req = rwc_hm_requested_quick(l, usable)) == SIZE_MAX)
+	if (p - l >= usable || (req = rwc_hm_requested_quick(slack, usable)) == SIZE_MAX)
 		return 0;
 	return p - l < req && n <= req - (p - l);
 }

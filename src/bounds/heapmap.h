@@ -75,15 +75,18 @@ static inline int rwc_hm_nothing_below_span(uintptr_t lo, uintptr_t last)
 }
 
 /* Records the block at P (from malloc & co.) as live, with the call site
- * ORIGIN when origins are kept; a no-op for addresses it cannot track. */
-void rwc_hm_live(uintptr_t p, uintptr_t origin);
+ * ORIGIN when origins are kept, and that the program asked for REQ of its
+ * USABLE bytes (REQ SIZE_MAX: the record stays as it is; REQ > USABLE:
+ * as if it asked USABLE); a no-op for addresses it cannot track. */
+void rwc_hm_live_req(uintptr_t p, uintptr_t origin, size_t req, size_t usable);
+static inline void rwc_hm_live(uintptr_t p, uintptr_t origin)
+{
+	rwc_hm_live_req(p, origin, SIZE_MAX, 0);
+}
 /* Records that the block at P is being freed; MARK: remember it as a
  * freed block (not for blocks whose memory is unmapped). */
 void rwc_hm_freed(uintptr_t p, int mark);
 
-/* Records, before rwc_hm_live(P), that the program asked for REQ of the
- * USABLE bytes of the block at P (REQ > USABLE: as if it asked USABLE). */
-void rwc_hm_request(uintptr_t p, size_t req, size_t usable);
 /* The program asked malloc_usable_size() about the live block at P: it
  * may use all of it, and is judged by its usable size from now on. */
 void rwc_hm_widen(uintptr_t p);
@@ -106,10 +109,10 @@ uintptr_t rwc_hm_origin(uintptr_t p);
  * all. */
 extern int rwc_hm_origins;
 
-/* The live block starting in the same 64-grain word as A, at or below it:
- * the quick case of rwc_hm_prev (a buffer near its block's start); 0 when
- * the answer needs the full search. */
-static inline uintptr_t rwc_hm_near(uintptr_t a)
+/* The live block starting in the same 64-grain word as A, at or below it,
+ * and its slack byte in *SLACK: the quick case of rwc_hm_prev (a buffer
+ * near its block's start); 0 when the answer needs the full search. */
+static inline uintptr_t rwc_hm_near_slack(uintptr_t a, unsigned *slack)
 {
 	size_t i = a >> RWC_HM_LEAF_SHIFT, g;
 	const struct rwc_hm_leaf *l;
@@ -119,19 +122,24 @@ static inline uintptr_t rwc_hm_near(uintptr_t a)
 		return 0;
 	g = (a & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;
 	m = __atomic_load_n(&l->live[g / 64], __ATOMIC_ACQUIRE) & (~0ull >> (63 - g % 64));
-	return m ? (a & ~((1ul << RWC_HM_LEAF_SHIFT) - 1)) +
-			   ((g & ~(size_t)63) + 63 - (size_t)__builtin_clzll(m)) * RWC_HM_GRAIN
-		 : 0;
+	if (!m)
+		return 0;
+	g = (g & ~(size_t)63) + 63 - (size_t)__builtin_clzll(m);
+	*slack = __atomic_load_n(&l->slack[g], __ATOMIC_RELAXED);
+	return (a & ~((1ul << RWC_HM_LEAF_SHIFT) - 1)) + g * RWC_HM_GRAIN;
 }
 
-/* rwc_hm_requested() of the live block at P (found in its leaf's bitmap,
- * so the leaf is there) when its slack fits its byte; SIZE_MAX when the
- * record is elsewhere (the caller asks rwc_hm_requested). */
-static inline size_t rwc_hm_requested_quick(uintptr_t p, size_t usable)
+static inline uintptr_t rwc_hm_near(uintptr_t a)
 {
-	const struct rwc_hm_leaf *l = __atomic_load_n(&rwc_hm_top[p >> RWC_HM_LEAF_SHIFT], __ATOMIC_ACQUIRE);
-	unsigned s = __atomic_load_n(&l->slack[(p & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4], __ATOMIC_RELAXED);
+	unsigned s;
 
+	return rwc_hm_near_slack(a, &s);
+}
+
+/* The requested bytes of a block of USABLE bytes whose slack byte is S
+ * (rwc_hm_requested without the escape: SIZE_MAX for it). */
+static inline size_t rwc_hm_requested_quick(unsigned s, size_t usable)
+{
 	if (s == RWC_HM_ESCAPE)
 		return SIZE_MAX;
 	return s <= usable ? usable - s : usable;

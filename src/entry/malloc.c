@@ -176,9 +176,10 @@ static inline void live_req_(void *r, size_t req, uintptr_t caller, void *f)
 {
 	if (!r || !__atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED))
 		return;
-	if (req != SIZE_MAX && next_is_glibc(f))
-		rwc_hm_request((uintptr_t)r, req, rwc_chunk_usable(rwc_chunk_word((uintptr_t)r)));
-	rwc_hm_live((uintptr_t)r, rwc_hm_origins > 1 ? origin_of(caller) : caller);
+	if (req != SIZE_MAX && !next_is_glibc(f))
+		req = SIZE_MAX; /* no header to read: the usable size stands */
+	rwc_hm_live_req((uintptr_t)r, rwc_hm_origins > 1 ? origin_of(caller) : caller, req,
+			req == SIZE_MAX ? 0 : rwc_chunk_usable(rwc_chunk_word((uintptr_t)r)));
 }
 
 ENTRY void *malloc(size_t n)
