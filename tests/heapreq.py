@@ -87,6 +87,12 @@ for tag, prog in PROGS:
            "%s freed: the message says so" % tag, r.reports[0])
     clean(prog, tag, "freed")
 
+    # The old block of a realloc that moved: use-after-free, 20 bytes asked.
+    r = heap_bad(prog, tag, "realloc_moved", call="write", problem="use-after-free", first=0, last=9,
+                 kind="freed-heap-block")
+    ok("moved 1" in r.stdout, "%s realloc_moved: the block really moved" % tag, r.describe())
+    clean(prog, tag, "realloc_moved")
+
     # The freed block handed out again: its new owner's block, live.
     r = clean(prog, tag, "reused")
     ok("reused 1" in r.stdout, "%s reused: the next malloc(100) got the freed block back" % tag, r.describe())

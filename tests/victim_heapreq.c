@@ -80,6 +80,7 @@ static NOINLINE void c_realloc_grow(void)
 {
 	char *p = malloc(16), *keep = malloc(16);
 
+	__asm__ volatile("" : : "r"(keep) : "memory"); /* kept at -O2 */
 	p = realloc(p, 300); /* past its neighbour: moves */
 	read_at(p, 300, p, 300, 301);
 	free(p);
@@ -171,6 +172,20 @@ static NOINLINE void c_freed(void)
 	free(q);
 }
 
+/* A block freed by realloc's move: its old address is freed memory. */
+static NOINLINE void c_realloc_moved(void)
+{
+	char *p = malloc(20), *keep = malloc(16), *q;
+
+	__asm__ volatile("" : : "r"(keep) : "memory"); /* kept at -O2 */
+	block(p, 20);
+	q = realloc(p, 300); /* past its neighbour: moves */
+	printf("moved %d\n", p != q);
+	SITE(); ret = write(null_fd, bad ? p : q, 10);
+	free(q);
+	free(keep);
+}
+
 /* A freed block handed out again by the next malloc: its new owner's. */
 static NOINLINE void c_reused(void)
 {
@@ -191,6 +206,7 @@ static const struct {
 #define E(n) {#n, c_##n}
 	E(malloc), E(calloc), E(realloc_shrink), E(realloc_grow), E(reallocarray), E(aligned_alloc),
 	E(posix_memalign), E(memalign), E(valloc), E(pvalloc), E(widened), E(large_interior), E(freed),
+	E(realloc_moved),
 	E(reused),
 #undef E
 };
