@@ -1,8 +1,15 @@
 /* bounds.c: the heap and stack checks (see bounds.h): finds what holds a
- * buffer (heapmap.h, unwind.h) and asks the pure verdicts (checks.h). */
+ * buffer (heapmap.h, unwind.h) and asks the pure verdicts (checks.h);
+ * and where a fortified call's buffer lies when its count runs past the
+ * compiler's size.  The heap and compiler's-size parts are lock-free and
+ * never allocate; the stack walk takes the report lock (frames/unwind.h). */
 #include "config.h"
 
 #include "bounds/bounds.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
 
 #include "mapview/tcache.h"
 #include "bounds/chunk.h"
@@ -10,10 +17,6 @@
 #include "mapview/mapview.h"
 #include "base/context.h"
 #include "frames/unwind.h"
-
-#include <dlfcn.h>
-#include <errno.h>
-#include <link.h>
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
