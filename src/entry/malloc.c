@@ -18,6 +18,7 @@
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bounds/chunk.h"
 #include "bounds/depot.h"
@@ -363,8 +364,11 @@ ENTRY void *pvalloc(size_t n)
 	if (r)
 		return r;
 	r = REAL(pvalloc)(n);
-	/* pvalloc promises whole pages */
-	live_req(r, n <= (size_t)-1 - 4095 ? (n + 4095) & ~(size_t)4095 : n, CALLER, REAL(pvalloc));
+	if (r) { /* pvalloc promises whole pages */
+		size_t pg = (size_t)getpagesize();
+
+		live_req(r, n <= (size_t)-1 - (pg - 1) ? (n + pg - 1) & ~(pg - 1) : n, CALLER, REAL(pvalloc));
+	}
 	return r;
 }
 
