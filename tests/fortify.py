@@ -126,9 +126,14 @@ for case, chk, problem, kind, size, first, last in OVER:
     if r.reports:
         rep = r.reports[0]
         reg = rep.get("region", {})
-        ok(reg.get("kind") == kind and reg.get("size") == size and reg.get("compiler_size") == size and
-           int(reg.get("start", "0"), 16) == int(rep.get("buf", "0x1"), 16),
-           "%s: region %s of %d bytes at buf, compiler_size %d" % (name, kind, size, size), reg)
+        if kind == "stack-variable" and reg.get("kind") == "stack-frame":
+            # the stack check on (RWC_TEST_CHECKS=all): the frame is known, and wins
+            ok(reg.get("compiler_size") == size and int(reg.get("start", "0"), 16) <= int(rep.get("buf", "0"), 16),
+               "%s: region the caller's frame, compiler_size %d" % (name, size), reg)
+        else:
+            ok(reg.get("kind") == kind and reg.get("size") == size and reg.get("compiler_size") == size and
+               int(reg.get("start", "0"), 16) == int(rep.get("buf", "0x1"), 16),
+               "%s: region %s of %d bytes at buf, compiler_size %d" % (name, kind, size, size), reg)
         ok("the compiler saw an object of %d bytes at buf; count %d is larger" % (size, last + 1)
            in rep.get("text", ""), "%s: the text says the compiler saw %d bytes" % (name, size), rep.get("text"))
         if kind == "global":
