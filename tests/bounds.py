@@ -64,7 +64,7 @@ for tag, prog in PROGS:
     clean(prog, tag, "heap_readv")
 
     r = run(prog, "heap_freed", "bad")
-    check_report(r, "%s heap_freed bad" % tag, "write", "heap-overflow", first=0, last=9)
+    check_report(r, "%s heap_freed bad" % tag, "write", "use-after-free", first=0, last=9)
     if r.reports:
         reg = r.reports[0].get("region", {})
         ok(reg.get("kind") == "freed-heap-block" and "in a freed heap block" in r.reports[0].get("message", ""),

@@ -142,6 +142,7 @@ static void heap_overflow(void)
 	f.bounds.lo = 0x5555555592a0;
 	f.bounds.hi = 0x555555559308;
 	f.bounds.limit = f.bounds.hi;
+	f.bounds.usable = 120;
 	f.v.lo = 0x5555555592a0;
 	f.v.hi = f.v.lo + 200;
 	f.v.bad_lo = f.bounds.hi;

@@ -365,24 +365,43 @@ static void test_bounds_verdicts(void)
 	struct rwc_bounds b, f = {.kind = RWC_HOLDER_FRAME, .lo = 0x1000, .hi = 0x1080, .limit = 0x1068};
 	uintptr_t lo = 0, hi = 0;
 
-	ok(rwc_heap_verdict(0x2000, 104, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_OK &&
+	/* H(start, requested, usable) */
+#define H(s, r, u) (&(struct rwc_heap_block){(s), (r), (u)})
+#define NOB H(0, 0, 0)
+	ok(rwc_heap_verdict(0x2000, 104, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_OK &&
 	   b.kind == RWC_HOLDER_BLOCK, "heap: the whole block is fine");
-	ok(rwc_heap_verdict(0x2000, 4096, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
+	ok(rwc_heap_verdict(0x2000, 4096, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
 	   lo == 0x2068 && hi == 0x3000 && b.lo == 0x2000 && b.hi == 0x2068,
 	   "heap: past the block: bad bytes from its end");
-	ok(rwc_heap_verdict(0x2032, 54, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_OK,
+	ok(rwc_heap_verdict(0x2032, 54, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_OK,
 	   "heap: an interior pointer up to the end is fine");
-	ok(rwc_heap_verdict(0x2032, 55, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
+	ok(rwc_heap_verdict(0x2032, 55, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
 	   lo == 0x2068, "heap: one byte past the end from an interior pointer");
-	ok(rwc_heap_verdict(0x2100, 10, 0x2000, 104, 0x2100, 104, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
-	   b.kind == RWC_HOLDER_FREED && lo == 0x2100 && hi == 0x210a, "heap: inside a freed block");
-	ok(rwc_heap_verdict(0x2100, 10, 0x2000, 104, 0x2040, 4096, &b, &lo, &hi) == RWC_OK,
+	ok(rwc_heap_verdict(0x2000, 100, H(0x2000, 100, 104), NOB, &b, &lo, &hi) == RWC_OK &&
+	   b.hi == 0x2064 && b.usable == 104, "heap: the requested bytes are fine");
+	ok(rwc_heap_verdict(0x2000, 101, H(0x2000, 100, 104), NOB, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
+	   lo == 0x2064 && hi == 0x2065 && b.lo == 0x2000 && b.hi == 0x2064 && b.usable == 104,
+	   "heap: one byte past the requested ones, within the usable ones");
+	ok(rwc_heap_verdict(0x2066, 1, H(0x2000, 100, 104), NOB, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
+	   lo == 0x2066 && hi == 0x2067 && b.kind == RWC_HOLDER_BLOCK,
+	   "heap: a range that starts in the slack: all of it bad");
+	ok(rwc_heap_verdict(0x2000, 101, H(0x2000, 200, 104), NOB, &b, &lo, &hi) == RWC_OK && b.hi == 0x2068,
+	   "heap: a request above the usable size counts as the usable size");
+	ok(rwc_heap_verdict(0x2100, 10, H(0x2000, 104, 104), H(0x2100, 100, 104), &b, &lo, &hi) ==
+	   RWC_USE_AFTER_FREE && b.kind == RWC_HOLDER_FREED && lo == 0x2100 && hi == 0x210a &&
+	   b.hi == 0x2164 && b.usable == 104, "heap: inside a freed block: use-after-free");
+	ok(rwc_heap_verdict(0x2100, 4096, H(0x2000, 104, 104), H(0x2100, 100, 104), &b, &lo, &hi) ==
+	   RWC_USE_AFTER_FREE && lo == 0x2100 && hi == 0x2164,
+	   "heap: ... the bad bytes: the freed block's requested ones");
+	ok(rwc_heap_verdict(0x2100, 10, H(0x2000, 104, 104), H(0x2040, 4096, 4096), &b, &lo, &hi) == RWC_OK,
 	   "heap: a freed start inside the live block below is stale: no verdict");
-	ok(rwc_heap_verdict(0x2100, 10, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_OK &&
+	ok(rwc_heap_verdict(0x2100, 10, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_OK &&
 	   b.kind == RWC_HOLDER_NONE, "heap: between blocks: no verdict");
-	ok(rwc_heap_verdict(0x2000, 0, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_OK, "heap: count 0");
-	ok(rwc_heap_verdict(UINTPTR_MAX - 12, 100, UINTPTR_MAX - 16, 8, 0, 0, &b, &lo, &hi) ==
+	ok(rwc_heap_verdict(0x2000, 0, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_OK, "heap: count 0");
+	ok(rwc_heap_verdict(UINTPTR_MAX - 12, 100, H(UINTPTR_MAX - 16, 8, 8), NOB, &b, &lo, &hi) ==
 	   RWC_HEAP_OVERFLOW && hi == UINTPTR_MAX, "heap: a range that wraps ends at the top");
+#undef H
+#undef NOB
 
 	ok(rwc_stack_verdict(0x1010, 0x58, &f, &lo, &hi) == RWC_OK, "stack: up to the first save slot");
 	ok(rwc_stack_verdict(0x1010, 0x59, &f, &lo, &hi) == RWC_STACK_OVERFLOW && lo == 0x1068 &&

@@ -77,6 +77,8 @@ struct rwc_call {
 	void *caller;             /* return address into the caller */
 	void *caller_sp;          /* the caller's stack pointer at the call (its
 	                           * frame starts there); NULL: unknown */
+	int has_objsize;          /* fortified __*_chk calls: */
+	size_t objsize;           /* ... the object size the compiler saw at buf */
 };
 
 /* The caller's stack pointer at the call, in an exported entry point: the

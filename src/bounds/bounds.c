@@ -1,8 +1,15 @@
 /* bounds.c: the heap and stack checks (see bounds.h): finds what holds a
- * buffer (heapmap.h, unwind.h) and asks the pure verdicts (checks.h). */
+ * buffer (heapmap.h, unwind.h) and asks the pure verdicts (checks.h);
+ * and where a fortified call's buffer lies when its count runs past the
+ * compiler's size.  The heap and compiler's-size parts are lock-free and
+ * never allocate; the stack walk takes the report lock (frames/unwind.h). */
 #include "config.h"
 
 #include "bounds/bounds.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
 
 #include "mapview/tcache.h"
 #include "bounds/chunk.h"
@@ -53,12 +60,24 @@ static size_t chunk_usable(uintptr_t p, int full)
 	return says ? rwc_chunk_usable(rwc_chunk_word(p)) : 0;
 }
 
-/* RWC_OK or RWC_HEAP_OVERFLOW (what holds the buffer in B, the bad bytes
- * [*BLO, *BHI)); in the fast path (FULL 0) also HEAP_UNSURE. */
+/* The block at P (0: none) as the verdict wants it, its usable bytes U
+ * from its header; 0 when P has none or its header says none. */
+static void block_at(struct rwc_heap_block *h, uintptr_t p, size_t u)
+{
+	h->start = p;
+	h->usable = p ? u : 0;
+	h->size = h->usable ? rwc_hm_requested(p, h->usable) : 0;
+}
+
+/* RWC_OK, RWC_HEAP_OVERFLOW or RWC_USE_AFTER_FREE (what holds the buffer
+ * in B, the bad bytes [*BLO, *BHI)); in the fast path (FULL 0) also
+ * HEAP_UNSURE.  Blocks are judged by the bytes the program asked for. */
 static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi, int full)
 {
 	uintptr_t live, freed = 0;
 	size_t ls = 0, fs = 0;
+	struct rwc_heap_block lb, fb;
+	enum rwc_problem pr;
 
 	b->kind = RWC_HOLDER_NONE;
 	if (rwc_hm_nothing_below(p))
@@ -71,11 +90,12 @@ static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uin
 		if (freed > live && (fs = chunk_usable(freed, full)) == UNKNOWN)
 			return HEAP_UNSURE;
 	}
-	if (rwc_heap_verdict(p, n, live, ls, freed, fs, b, blo, bhi) == RWC_OK)
-		return RWC_OK;
-	if (b->kind == RWC_HOLDER_BLOCK)
+	block_at(&lb, live, ls);
+	block_at(&fb, freed, fs);
+	pr = rwc_heap_verdict(p, n, &lb, &fb, b, blo, bhi);
+	if (pr != RWC_OK && b->kind == RWC_HOLDER_BLOCK)
 		b->origin = rwc_hm_origin(live);
-	return RWC_HEAP_OVERFLOW;
+	return pr;
 }
 
 /* ---- stack: this thread's stack (the run of mappings around its sp), the
@@ -181,13 +201,59 @@ enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_
 				  struct rwc_bounds *b, uintptr_t *bad_lo, uintptr_t *bad_hi)
 {
 	unsigned on = rwc_bounds_on();
+	enum rwc_problem pr;
 
 	b->kind = RWC_HOLDER_NONE;
 	if (n == 0)
 		return RWC_OK;
-	if ((on & RWC_CHECK_HEAP) && heap(p, n, b, bad_lo, bad_hi, 1) != RWC_OK)
-		return RWC_HEAP_OVERFLOW;
+	if ((on & RWC_CHECK_HEAP) && (pr = heap(p, n, b, bad_lo, bad_hi, 1)) != RWC_OK)
+		return pr;
 	if ((on & RWC_CHECK_STACK) && !stack_known(p, range_end(p, n), sp0, pc))
 		return stack(p, n, sp0, pc, b, bad_lo, bad_hi);
 	return RWC_OK;
+}
+
+/* The module whose image holds P (dladdr's name for it), or NULL; lock-
+ * free (_dl_find_object, glibc 2.35+). */
+static const char *module_of(uintptr_t p)
+{
+#ifdef DLFO_STRUCT_HAS_EH_DBASE
+	struct dl_find_object o;
+
+	if (_dl_find_object((void *)p, &o) == 0 && o.dlfo_link_map)
+		return *o.dlfo_link_map->l_name ? o.dlfo_link_map->l_name : program_invocation_name;
+#else
+	(void)p;
+#endif
+	return NULL;
+}
+
+/* How far above the caller's sp a buffer is taken for its stack's. */
+#define STACK_REACH ((uintptr_t)64 << 20)
+
+enum rwc_problem rwc_bounds_compiler(uintptr_t p, size_t n, size_t objsize, uintptr_t sp0,
+				     struct rwc_bounds *b, uintptr_t *bad_lo, uintptr_t *bad_hi)
+{
+	const char *mod;
+	uintptr_t lo, hi;
+
+	*bad_lo = range_end(p, objsize);
+	*bad_hi = range_end(p, n);
+	if ((rwc_bounds_on() & RWC_CHECK_HEAP) && heap(p, 1, b, &lo, &hi, 1) == RWC_OK &&
+	    b->kind == RWC_HOLDER_BLOCK) {
+		b->origin = rwc_hm_origin(b->lo);
+		return RWC_HEAP_OVERFLOW;
+	}
+	*b = (struct rwc_bounds){.lo = p, .hi = *bad_lo, .limit = *bad_lo, .index = -1};
+	if ((mod = module_of(p))) {
+		b->kind = RWC_HOLDER_GLOBAL;
+		b->module = mod;
+		return RWC_GLOBAL_OVERFLOW;
+	}
+	if (sp0 && p >= sp0 && p - sp0 < STACK_REACH) {
+		b->kind = RWC_HOLDER_VARIABLE;
+		return RWC_STACK_OVERFLOW;
+	}
+	b->kind = RWC_HOLDER_BLOCK; /* memory of another allocator, or none known */
+	return RWC_HEAP_OVERFLOW;
 }

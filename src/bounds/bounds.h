@@ -29,4 +29,13 @@ int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc);
 enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc,
 				  struct rwc_bounds *b, uintptr_t *bad_lo, uintptr_t *bad_hi);
 
+/* A fortified call's count N runs past the OBJSIZE bytes the compiler saw
+ * at P, and the full check found nothing wrong: the problem from where P
+ * lies (a live heap block: heap-overflow with the block; a module's
+ * image: global-overflow; the caller's stack, at or above SP0:
+ * stack-overflow; else heap-overflow), the object in B ([P, P+OBJSIZE)
+ * when nothing better is known), the bad bytes past OBJSIZE. */
+enum rwc_problem rwc_bounds_compiler(uintptr_t p, size_t n, size_t objsize, uintptr_t sp0,
+				     struct rwc_bounds *b, uintptr_t *bad_lo, uintptr_t *bad_hi);
+
 #endif

@@ -10,17 +10,21 @@
 #include "mapview/tcache.h"
 
 /* glibc's chunk header of the live block at L, read when it is on the
- * page of P (mapped: P is) or in a range the thread knows readable. */
+ * page of P (mapped: P is) or in a range the thread knows readable; the
+ * range must stay within the bytes the program asked for (heapmap.h). */
 static inline int rwc_heap_quick(uintptr_t p, size_t n)
 {
-	uintptr_t l = rwc_hm_near(p);
-	size_t usable;
+	unsigned slack = 0;
+	uintptr_t l = rwc_hm_near_slack(p, &slack);
+	size_t usable, req;
 
 	if (!l || (((l - RWC_CHUNK_HDR) ^ p) >> 12 &&
 		   !rwc_fast_range((const void *)(l - RWC_CHUNK_HDR), RWC_CHUNK_HDR, RWC_NEED_READ)))
 		return 0;
 	usable = rwc_chunk_usable(rwc_chunk_word(l));
-	return p - l < usable && n <= usable - (p - l);
+	if (p - l >= usable || (req = rwc_hm_requested_quick(slack, usable)) == SIZE_MAX)
+		return 0;
+	return p - l < req && n <= req - (p - l);
 }
 
 /* The bounds checks' fast path, for the checks ON in force: a buffer that

@@ -45,6 +45,10 @@
 		return failed
 #define CHECK(...) CHECK_OR(-1, __VA_ARGS__)
 
+/* A fortified call: the object size the compiler saw at the buffer (glibc
+ * aborts when the count is larger; the report comes first). */
+#define OBJ(sz) .has_objsize = 1, .objsize = (sz)
+
 /* The entry point's name and number (entry_id.h). */
 #define NAMED(n) .name = #n, .entry = RWC_IDX_##n
 
@@ -63,8 +67,8 @@
 #define RWC_BUF_CHK(n)                                                  \
 	ENTRY ssize_t n(int fd, void *buf, size_t count, size_t buflen) \
 	{                                                               \
-		FAST(GOOD(buf, count, RWC_NEED_WRITE), REAL(n)(fd, buf, count, buflen)); \
-		CHECK(BUFC(n, RWC_NEED_WRITE, buf, count));             \
+		FAST(GOOD(buf, count, RWC_NEED_WRITE) && count <= buflen, REAL(n)(fd, buf, count, buflen)); \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, count), OBJ(buflen)); \
 		return REAL(n)(fd, buf, count, buflen);                 \
 	}
 #define RWC_BUF_OFF(n, nd, bt, ot)                                      \
@@ -78,9 +82,10 @@
 #define RWC_BUF_OFF_CHK(n, ot)                                          \
 	ENTRY ssize_t n(int fd, void *buf, size_t count, ot off, size_t buflen) \
 	{                                                               \
-		FAST(GOOD(buf, count, RWC_NEED_WRITE) && !rwc_check_offset(off, count, 0), \
-		     REAL(n)(fd, buf, count, off, buflen));             \
-		CHECK(BUFC(n, RWC_NEED_WRITE, buf, count), .has_offset = 1, .offset = off); \
+		FAST(GOOD(buf, count, RWC_NEED_WRITE) && count <= buflen && \
+		     !rwc_check_offset(off, count, 0), REAL(n)(fd, buf, count, off, buflen)); \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, count), .has_offset = 1, .offset = off, \
+		      OBJ(buflen));                                     \
 		return REAL(n)(fd, buf, count, off, buflen);            \
 	}
 #define RWC_IOV(n, nd)                                                  \
@@ -120,8 +125,9 @@
 #define RWC_SOCK_CHK(n)                                                 \
 	ENTRY ssize_t n(int fd, void *buf, size_t len, size_t buflen, int flags) \
 	{                                                               \
-		FAST(GOOD(buf, len, RWC_NEED_WRITE), REAL(n)(fd, buf, len, buflen, flags)); \
-		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
+		FAST(GOOD(buf, len, RWC_NEED_WRITE) && len <= buflen,   \
+		     REAL(n)(fd, buf, len, buflen, flags));             \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len), OBJ(buflen));  \
 		return REAL(n)(fd, buf, len, buflen, flags);            \
 	}
 #define RWC_RECVFROM(n)                                                 \
@@ -136,9 +142,9 @@
 	ENTRY ssize_t n(int fd, void *__restrict buf, size_t len, size_t buflen, \
 			int flags, __SOCKADDR_ARG addr, socklen_t *__restrict alen) \
 	{                                                               \
-		FAST(GOOD(buf, len, RWC_NEED_WRITE),            \
+		FAST(GOOD(buf, len, RWC_NEED_WRITE) && len <= buflen,   \
 		     REAL(n)(fd, buf, len, buflen, flags, addr, alen)); \
-		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len), OBJ(buflen));  \
 		return REAL(n)(fd, buf, len, buflen, flags, addr, alen); \
 	}
 #define RWC_SENDTO(n)                                                   \
@@ -215,8 +221,9 @@
 	ENTRY size_t n(void *ptr, size_t ptrlen, size_t size, size_t k, FILE *stream) \
 	{                                                               \
 		size_t cnt = STDIO_COUNT(size, k);                      \
-		FAST(GOOD(ptr, cnt, RWC_NEED_WRITE), REAL(n)(ptr, ptrlen, size, k, stream)); \
-		CHECK_OR(0, STDIOC(n, RWC_NEED_WRITE, ptr, cnt));            \
+		FAST(GOOD(ptr, cnt, RWC_NEED_WRITE) && cnt <= ptrlen,   \
+		     REAL(n)(ptr, ptrlen, size, k, stream));            \
+		CHECK_OR(0, STDIOC(n, RWC_NEED_WRITE, ptr, cnt), OBJ(ptrlen)); \
 		return REAL(n)(ptr, ptrlen, size, k, stream);           \
 	}
 #define RWC_FGETS(n)                                                    \
@@ -231,8 +238,8 @@
 	ENTRY char *n(char *s, size_t size, int k, FILE *stream)        \
 	{                                                               \
 		size_t cnt = k > 0 ? (size_t)k : 0;                     \
-		FAST(GOOD(s, cnt, RWC_NEED_WRITE), REAL(n)(s, size, k, stream)); \
-		CHECK_OR(NULL, STDIOC(n, RWC_NEED_WRITE, s, cnt));           \
+		FAST(GOOD(s, cnt, RWC_NEED_WRITE) && cnt <= size, REAL(n)(s, size, k, stream)); \
+		CHECK_OR(NULL, STDIOC(n, RWC_NEED_WRITE, s, cnt), OBJ(size)); \
 		return REAL(n)(s, size, k, stream);                     \
 	}
 

@@ -27,9 +27,15 @@ static void what(struct rwc_fmt *o, const struct rwc_finding *f)
 
 static const char *bounds_words(const struct rwc_finding *f)
 {
+	if (f->bounds.compiler_size && f->v.bad_lo < f->bounds.hi)
+		return "past the object the compiler saw"; /* inside its holder */
 	switch (f->bounds.kind) {
 	case RWC_HOLDER_BLOCK:
 		return "past the end of its heap block";
+	case RWC_HOLDER_VARIABLE:
+		return "past the end of its stack object";
+	case RWC_HOLDER_GLOBAL:
+		return "past the end of its global object";
 	case RWC_HOLDER_FREED:
 		return "in a freed heap block";
 	default:
@@ -263,6 +269,44 @@ static void span(struct rwc_fmt *o, uintptr_t lo, uintptr_t hi)
 	rwc_fmt_hex(o, hi);
 }
 
+/* A fortified call's object where nothing but the compiler's size is
+ * known: [buf, buf+size) on the stack or in a module's image. */
+static void compiler_object_text(struct rwc_fmt *o, const struct rwc_finding *f)
+{
+	const struct rwc_bounds *b = &f->bounds;
+
+	rwc_fmt_str(o, " is ");
+	rwc_fmt_u64(o, f->v.bad_lo - b->hi);
+	rwc_fmt_str(o, b->kind == RWC_HOLDER_VARIABLE ? " bytes past the end of an object of "
+						     : " bytes past the end of a global object of ");
+	rwc_fmt_u64(o, b->hi - b->lo);
+	rwc_fmt_str(o, " bytes");
+	if (b->kind == RWC_HOLDER_VARIABLE) {
+		rwc_fmt_str(o, " on the caller's stack");
+	} else if (b->module) {
+		rwc_fmt_str(o, " in ");
+		rwc_fmt_str(o, b->module);
+	}
+	rwc_fmt_str(o, ", ");
+	span(o, b->lo, b->hi);
+	rwc_fmt_char(o, '\n');
+}
+
+/* A fortified call: the size the compiler saw, which glibc enforces. */
+static void compiler_text(struct rwc_fmt *o, long pid, const struct rwc_call *c, const struct rwc_finding *f)
+{
+	prefix(o, pid);
+	rwc_fmt_str(o, "  the compiler saw an object of ");
+	rwc_fmt_u64(o, f->bounds.compiler_size);
+	rwc_fmt_str(o, " bytes at ");
+	what(o, f);
+	rwc_fmt_str(o, "; count ");
+	rwc_fmt_u64(o, f->count);
+	rwc_fmt_str(o, " is larger: glibc's ");
+	rwc_fmt_str(o, c->name);
+	rwc_fmt_str(o, " aborts the program\n");
+}
+
 /* The block or frame that holds the buffer, and (heap) where it was
  * allocated. */
 static void bounds_text(struct rwc_fmt *o, long pid, const struct rwc_finding *f,
@@ -298,16 +342,27 @@ static void bounds_text(struct rwc_fmt *o, long pid, const struct rwc_finding *f
 		rwc_fmt_char(o, '\n');
 		return;
 	}
+	if (!b->name && (b->kind == RWC_HOLDER_VARIABLE || b->kind == RWC_HOLDER_GLOBAL)) {
+		compiler_object_text(o, f);
+		return;
+	}
 	rwc_fmt_str(o, " is ");
-	if (b->kind == RWC_HOLDER_FREED) {
+	if (b->kind == RWC_HOLDER_FREED || f->v.bad_lo < b->hi) {
 		rwc_fmt_u64(o, f->v.bad_lo - b->lo);
-		rwc_fmt_str(o, " bytes inside a freed heap block of ");
+		rwc_fmt_str(o, b->kind == RWC_HOLDER_FREED ? " bytes inside a freed heap block of "
+							   : " bytes into a heap block of ");
 	} else {
 		rwc_fmt_u64(o, f->v.bad_lo - b->hi);
 		rwc_fmt_str(o, " bytes past the end of a heap block of ");
 	}
 	rwc_fmt_u64(o, b->hi - b->lo);
-	rwc_fmt_str(o, " bytes, ");
+	rwc_fmt_str(o, " bytes");
+	if (b->usable) {
+		rwc_fmt_str(o, " (");
+		rwc_fmt_u64(o, b->usable);
+		rwc_fmt_str(o, " usable)");
+	}
+	rwc_fmt_str(o, ", ");
 	span(o, b->lo, b->hi);
 	rwc_fmt_char(o, '\n');
 }
@@ -350,6 +405,8 @@ void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 	}
 	if (rwc_is_bounds_problem(f))
 		bounds_text(o, pid, f, fr, nfr);
+	if (rwc_is_bounds_problem(f) && f->bounds.compiler_size)
+		compiler_text(o, pid, c, f);
 	frame_lines(o, pid, fr, nfr);
 	if (rwc_is_bounds_problem(f) && f->origin) {
 		prefix(o, pid);

@@ -110,12 +110,20 @@ static void json_bounds(struct rwc_fmt *o, const struct rwc_finding *f)
 	int first = 1;
 
 	rwc_fmt_char(o, '{');
-	json_str(o, &first, "kind", b->kind == RWC_HOLDER_FRAME ? "stack-frame"
-				    : b->kind == RWC_HOLDER_FREED ? "freed-heap-block"
-								   : "heap-block");
+	json_str(o, &first, "kind", b->kind == RWC_HOLDER_FRAME      ? "stack-frame"
+				    : b->kind == RWC_HOLDER_VARIABLE ? "stack-variable"
+				    : b->kind == RWC_HOLDER_GLOBAL   ? "global"
+				    : b->kind == RWC_HOLDER_FREED    ? "freed-heap-block"
+								     : "heap-block");
 	json_hex(o, &first, "start", b->lo);
 	json_hex(o, &first, "end", b->hi);
 	json_uint(o, &first, "size", b->hi - b->lo);
+	if ((b->kind == RWC_HOLDER_BLOCK || b->kind == RWC_HOLDER_FREED) && b->usable)
+		json_uint(o, &first, "usable", b->usable);
+	if (b->kind == RWC_HOLDER_GLOBAL && b->module)
+		json_str(o, &first, "module", b->module);
+	if (b->compiler_size)
+		json_uint(o, &first, "compiler_size", b->compiler_size);
 	if (b->kind == RWC_HOLDER_FRAME) {
 		json_hex(o, &first, "saved_from", b->limit);
 		json_int(o, &first, "frame", b->index);
