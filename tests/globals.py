@@ -7,6 +7,8 @@ exactly one global-overflow report naming the object, its size, its
 module and the caller's line; the good twin gives none and the same
 result as without the library.  A row of a 2-D array read past the row
 but inside the array, a size-0 object, a TLS variable: never a report.
+A read from a signal handler before the program's objects are loaded:
+no verdict (a handler never loads), the same read after it: reported.
 The check off (RWCHECK_CHECKS=-global): no report."""
 import os
 import re
@@ -31,10 +33,11 @@ BAD = {
     "readv": ("readv", 16, 47, "vec_b", 16),
     "warm": ("read", 32, 127, "hdr", 32),
     "lib": ("read", 40, 79, "globlib_buf", 40),
+    "handler": ("read", 32, 127, "hdr", 32),  # the handler's call: no verdict
 }
 # Calls the fortified build makes through __read_chk (the compiler knows
 # the object): glibc aborts after the report, with or without rwcheck.
-FORTIFIED = {"bss", "data", "warm", "tls"}
+FORTIFIED = {"bss", "data", "warm", "tls", "handler"}
 
 
 def run(prog, case, mode, **kw):
@@ -87,7 +90,8 @@ def bad(prog, tag, case):
 
 for tag, prog in PROGS:
     for case in BAD:
-        bad(prog, tag, case)
+        if not (tag == "fortify" and case == "handler"):  # glibc aborts in the handler
+            bad(prog, tag, case)
         clean(prog, tag, case)
     clean(prog, tag, "rows")  # a row past its end, inside the array
     for case in ("zero", "tls"):

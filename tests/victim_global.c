@@ -17,6 +17,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,18 +141,37 @@ CASE(tls)
 	SITE(); ret = read(file_fd, tls_buf, bad ? 64 : 16);
 }
 
+/* A read into hdr from a signal handler, before anything loaded the
+ * program's objects (a handler may not load: no verdict), then the same
+ * from the case itself. */
+static void on_usr1(int sig)
+{
+	(void)sig;
+	if (read(file_fd, hdr, bad ? 128 : k_hdr) < 0 || lseek(file_fd, 0, SEEK_SET) != 0)
+		_exit(96);
+}
+
+CASE(handler)
+{
+	signal(SIGUSR1, on_usr1);
+	raise(SIGUSR1);
+	object("hdr", hdr, sizeof hdr);
+	SITE(); ret = read(file_fd, hdr, bad ? 128 : k_hdr);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } cases[] = {
 #define E(n) {#n, c_##n}
-	E(bss), E(data), E(rows), E(rodata), E(readv), E(warm), E(lib), E(zero), E(tls),
+	E(bss), E(data), E(rows), E(rodata), E(readv), E(warm), E(lib), E(zero), E(tls), E(handler),
 #undef E
 };
 
 int main(int argc, char **argv)
 {
 	char path[] = "/tmp/rwc-global-XXXXXX";
+	char ten[11] = "0123456789"; /* not in the program's image: nothing loaded before the case */
 
 	if (argc != 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
 		fprintf(stderr, "usage: victim_global CASE good|bad\n");
@@ -161,7 +181,7 @@ int main(int argc, char **argv)
 	bad = strcmp(argv[2], "bad") == 0;
 	file_fd = mkstemp(path);
 	null_fd = open("/dev/null", O_WRONLY);
-	if (file_fd < 0 || null_fd < 0 || write(file_fd, "0123456789", 10) != 10)
+	if (file_fd < 0 || null_fd < 0 || write(file_fd, ten, 10) != 10)
 		return 99;
 	unlink(path);
 	lseek(file_fd, 0, SEEK_SET);

@@ -15,6 +15,7 @@
 
 #include "bounds/elfobjs.h"
 #include "base/context.h"
+#include "frames/keepout.h"
 #include "mapview/ownheap.h"
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
@@ -161,7 +162,9 @@ enum rwc_problem rwc_glob_check(uintptr_t a, size_t n, struct rwc_bounds *b, uin
 	int r = locate(a, &d, &m, &i);
 
 	if (r == 0 && rwc_unwind_lock()) {
+		rwc_keepout_begin(); /* the own heap grows: not into the program's holes */
 		load(&d);
+		rwc_keepout_end();
 		rwc_unwind_unlock();
 		r = locate(a, &d, &m, &i);
 	}
