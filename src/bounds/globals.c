@@ -20,8 +20,9 @@
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
+TLS uint64_t rwc_gcache_gen;
+TLS unsigned rwc_gcache_last;
 TLS struct rwc_gcache rwc_gcache[RWC_GCACHE_N];
-static TLS unsigned gnext;
 
 #ifdef DLFO_STRUCT_HAS_EH_DBASE /* glibc 2.35+: _dl_find_object */
 
@@ -39,17 +40,30 @@ struct gmod {
 static struct gmod mods[NMOD];
 static unsigned nmods; /* published: mods[0..nmods) are filled */
 
+/* Remembers [lo, hi) as good: WHOLE, an object; else a run without
+ * objects.  A signal handler that interrupts this sees no entry being
+ * filled: its span is 0 until the rest is written. */
 static void remember(uintptr_t lo, uintptr_t hi, int whole)
 {
-	struct rwc_gcache *e = &rwc_gcache[gnext++ % RWC_GCACHE_N];
+	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+	struct rwc_gcache *e;
 
-	e->gen = 0; /* invalid while filled: a signal handler may look */
+	if (rwc_gcache_gen != g) { /* a new generation: the old entries go */
+		rwc_gcache_gen = 0;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		for (int i = 0; i < RWC_GCACHE_N; i++)
+			rwc_gcache[i].span = 0;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		rwc_gcache_gen = g;
+	}
+	rwc_gcache_last = (rwc_gcache_last + 1) % RWC_GCACHE_N;
+	e = &rwc_gcache[rwc_gcache_last];
+	e->span = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	e->lo = lo;
-	e->hi = hi;
-	e->whole = whole;
+	e->lim = whole ? hi : UINTPTR_MAX;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	e->gen = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+	e->span = hi - lo;
 }
 
 /* The known module that is D's (the same image and link map, a link map
@@ -70,6 +84,15 @@ static const struct gmod *known(const struct dl_find_object *d)
 	return NULL;
 }
 
+/* A is in no module's image; images start on page boundaries, so none
+ * is before the next one. */
+static void no_image(uintptr_t a)
+{
+	uintptr_t next = (a | 4095) + 1;
+
+	remember(a, next > a ? next : UINTPTR_MAX, 0);
+}
+
 /* Where A lies: -1 in no module's image (the cache told), 0 in a module
  * whose objects are not loaded (*D says which), 1 in a known module (*M;
  * *IDX its object holding A, or -1: the cache told of the gap). */
@@ -78,8 +101,7 @@ static int locate(uintptr_t a, struct dl_find_object *d, const struct gmod **m, 
 	uintptr_t glo, ghi;
 
 	if (_dl_find_object((void *)a, d) != 0) {
-		/* images start on page boundaries: none before the next one */
-		remember(a, (a | 4095) + 1 > a ? (a | 4095) + 1 : UINTPTR_MAX, 0);
+		no_image(a);
 		return -1;
 	}
 	if (!(*m = known(d)))
@@ -90,19 +112,35 @@ static int locate(uintptr_t a, struct dl_find_object *d, const struct gmod **m, 
 	return 1;
 }
 
-int rwc_glob_good(uintptr_t a, size_t n)
+/* rwc_glob_good for A in D's image. */
+static __attribute__((noinline)) int in_module(uintptr_t a, size_t n, struct dl_find_object *d)
 {
-	struct dl_find_object d;
-	const struct gmod *m;
+	const struct gmod *m = known(d);
+	uintptr_t glo, ghi;
 	long i;
-	int r = locate(a, &d, &m, &i);
 
-	if (r <= 0 || i < 0)
-		return r < 0;
+	if (!m)
+		return 0;
+	i = rwc_gobj_find(m->obj, m->n, a, m->start, m->end, &glo, &ghi);
+	if (i < 0) {
+		remember(glo, ghi, 0);
+		return 1;
+	}
 	if (n > m->obj[i].hi - a)
 		return 0;
 	remember(m->obj[i].lo, m->obj[i].hi, 1);
 	return 1;
+}
+
+int rwc_glob_good(uintptr_t a, size_t n)
+{
+	struct dl_find_object d;
+
+	if (_dl_find_object((void *)a, &d) != 0) {
+		no_image(a);
+		return 1;
+	}
+	return in_module(a, n, &d);
 }
 
 static char *dup_own(const char *s, size_t len)

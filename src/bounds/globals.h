@@ -18,24 +18,34 @@
 
 #define RWC_GCACHE_N 4
 
+/* One good range: A is in it when a - lo < span; then [a, a+n) is good
+ * when n <= lim - a (an object: lim is its end; a run without objects,
+ * where only the start counts: lim is UINTPTR_MAX).  span 0: empty. */
 struct rwc_gcache {
-	uint64_t gen;     /* rwc_gen when filled; 0: empty */
-	uintptr_t lo, hi; /* [lo, hi) */
-	int whole;        /* 1: an object (the range must fit); 0: no object */
+	uintptr_t lo, span, lim;
 };
 
+/* The entries hold for the map view's generation rwc_gcache_gen (0:
+ * none); rwc_gcache_last is the one filled last (looked at first). */
+extern __thread uint64_t rwc_gcache_gen __attribute__((tls_model("initial-exec")));
+extern __thread unsigned rwc_gcache_last __attribute__((tls_model("initial-exec")));
 extern __thread struct rwc_gcache rwc_gcache[RWC_GCACHE_N] __attribute__((tls_model("initial-exec")));
 
-/* [a, a+n) known good from this thread's cache (n > 0). */
+/* [a, a+n) known good from this thread's cache (n > 0).  Entries of one
+ * generation never overlap but for copies of one object: the first that
+ * holds A decides. */
 static inline int rwc_glob_fast(uintptr_t a, size_t n)
 {
-	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+	const struct rwc_gcache *e = &rwc_gcache[rwc_gcache_last];
 
+	if (rwc_gcache_gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE))
+		return 0;
+	if (a - e->lo < e->span)
+		return n <= e->lim - a;
 	for (int i = 0; i < RWC_GCACHE_N; i++) {
-		const struct rwc_gcache *e = &rwc_gcache[i];
-
-		if (e->gen == g && a >= e->lo && a < e->hi && (!e->whole || n <= e->hi - a))
-			return 1;
+		e = &rwc_gcache[i];
+		if (a - e->lo < e->span)
+			return n <= e->lim - a;
 	}
 	return 0;
 }
@@ -44,12 +54,12 @@ static inline int rwc_glob_fast(uintptr_t a, size_t n)
  * each buffer in it is good. */
 static inline int rwc_glob_fast_span(uintptr_t lo, uintptr_t hi)
 {
-	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
-
+	if (rwc_gcache_gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE))
+		return 0;
 	for (int i = 0; i < RWC_GCACHE_N; i++) {
 		const struct rwc_gcache *e = &rwc_gcache[i];
 
-		if (e->gen == g && lo >= e->lo && hi <= e->hi)
+		if (lo - e->lo < e->span && hi - e->lo <= e->span)
 			return 1;
 	}
 	return 0;
