@@ -34,6 +34,7 @@ BAD = {
     "warm": ("read", 32, 127, "hdr", 32),
     "lib": ("read", 40, 79, "globlib_buf", 40),
     "handler": ("read", 32, 127, "hdr", 32),  # the handler's call: no verdict
+    "overlap": ("read", 48, 63, "victim_ov", 48),  # two symbols, one object
 }
 # Calls the fortified build makes through __read_chk (the compiler knows
 # the object): glibc aborts after the report, with or without rwcheck.
@@ -99,6 +100,15 @@ for tag, prog in PROGS:
         if not (tag == "fortify" and case == "tls"):
             clean(prog, tag, case, "bad")
     clean(prog, tag, "bss", "bad", env={"RWCHECK_CHECKS": "-global"})
+
+    # Four threads, each a bad read into its own object at once.
+    r = run(prog, "threads", "bad", env={"RWCHECK_DEDUP": "0"})
+    names = sorted(rep.get("region", {}).get("name") or "" for rep in r.reports)
+    ok(r.status == 0 and names == ["t_obj0", "t_obj1", "t_obj2", "t_obj3"] and
+       all(rep.get("call") == "pread" and rep.get("problem") == "global-overflow" and
+           rep.get("bad", {}).get("first") == 24 for rep in r.reports),
+       "%s threads bad: one report per thread, each naming its object" % tag, r.describe())
+    clean(prog, tag, "threads")
 
 # The fortified TLS read aborts in glibc: still no report of ours.
 r = run(PROGS[2][1], "tls", "bad")

@@ -17,6 +17,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,24 @@ __asm__(".data\n"
 	".zero 64\n"
 	".text\n");
 extern char victim_zero[];
+
+/* Two symbols that overlap: victim_ov (32 bytes) and victim_ov_tail (32
+ * bytes from its byte 16): judged as one object of 48 bytes, never
+ * smaller than a symbol covering the buffer says. */
+__asm__(".data\n"
+	".p2align 4\n"
+	".globl victim_ov\n"
+	".type victim_ov, @object\n"
+	".size victim_ov, 32\n"
+	"victim_ov:\n"
+	".zero 16\n"
+	".globl victim_ov_tail\n"
+	".type victim_ov_tail, @object\n"
+	".size victim_ov_tail, 32\n"
+	"victim_ov_tail:\n"
+	".zero 32\n"
+	".text\n");
+extern char victim_ov[];
 
 static void object(const char *name, const void *p, size_t size)
 {
@@ -141,6 +160,40 @@ CASE(tls)
 	SITE(); ret = read(file_fd, tls_buf, bad ? 64 : 16);
 }
 
+CASE(overlap)
+{
+	object("victim_ov", victim_ov, 48);
+	SITE(); ret = read(file_fd, victim_ov, bad ? 64 : 48);
+}
+
+/* Four threads, each a read into its own object at once, before anything
+ * loaded the program's objects: one of them loads, the others wait or
+ * find them loaded; every bad read is reported. */
+STATIC char t_obj0[24], t_obj1[24], t_obj2[24], t_obj3[24];
+static pthread_barrier_t t_bar;
+
+static void *t_read(void *p)
+{
+	pthread_barrier_wait(&t_bar);
+	if (pread(file_fd, p, bad ? 64 : 24, 0) != 10)
+		_exit(95);
+	return NULL;
+}
+
+CASE(threads)
+{
+	char *objs[4] = {t_obj0, t_obj1, t_obj2, t_obj3};
+	pthread_t t[4];
+
+	pthread_barrier_init(&t_bar, NULL, 4);
+	for (int i = 0; i < 4; i++)
+		if (pthread_create(&t[i], NULL, t_read, objs[i]) != 0)
+			exit(94);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	ret = 10;
+}
+
 /* A read into hdr from a signal handler, before anything loaded the
  * program's objects (a handler may not load: no verdict), then the same
  * from the case itself. */
@@ -164,7 +217,7 @@ static const struct {
 	void (*fn)(void);
 } cases[] = {
 #define E(n) {#n, c_##n}
-	E(bss), E(data), E(rows), E(rodata), E(readv), E(warm), E(lib), E(zero), E(tls), E(handler),
+	E(bss), E(data), E(rows), E(rodata), E(readv), E(warm), E(lib), E(zero), E(tls), E(handler), E(overlap), E(threads),
 #undef E
 };
 
