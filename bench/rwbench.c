@@ -222,6 +222,10 @@ static __attribute__((noinline)) void stack_read(void)
 
 static void w_stackread(void) { LOOP(stack_read()); }
 
+/* 1-byte reads into a static object (the global check's per-thread cache). */
+static char gvar[64];
+static void w_globalread(void) { LOOP(if (read(zero_fd, gvar + (i & 31), 1) != 1) die("read")); }
+
 /* Short processes that each read once into a stack buffer: what the
  * stack check's first walk (loading libunwind) costs a process. */
 static void w_spawnone(void)
@@ -295,6 +299,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(w, "mallocs")) w_mallocs();
 	else if (!strcmp(w, "heapread")) w_heapread();
 	else if (!strcmp(w, "stackread")) w_stackread();
+	else if (!strcmp(w, "globalread")) w_globalread();
 	else if (!strcmp(w, "spawnone")) w_spawnone();
 	else if (!strcmp(w, "heapmid")) w_heapmid();
 	else if (!strcmp(w, "heapwrite1")) w_heapwrite1();

@@ -152,6 +152,25 @@ static void heap_overflow(void)
 	both("heap_overflow", &c, &f);
 }
 
+static void global_overflow(void)
+{
+	struct rwc_call c = {.name = "read", .shape = RWC_SHAPE_BUF, .need = RWC_NEED_WRITE, .fd = 3,
+			     .buf = (void *)0x5555555580c0, .count = 128};
+	struct rwc_finding f = finding(RWC_GLOBAL_OVERFLOW, c.buf, c.count);
+
+	f.bounds.kind = RWC_HOLDER_GLOBAL;
+	f.bounds.lo = 0x5555555580c0;
+	f.bounds.hi = f.bounds.limit = 0x5555555580e0;
+	f.bounds.name = "hdr";
+	f.bounds.module = "/usr/bin/victim";
+	f.bounds.into = "next_obj";
+	f.v.lo = 0x5555555580c0;
+	f.v.hi = f.v.lo + 128;
+	f.v.bad_lo = f.bounds.hi;
+	f.v.bad_hi = f.v.hi;
+	both("global_overflow", &c, &f);
+}
+
 static void syscall_count(void)
 {
 	struct rwc_call c = {.name = "syscall", .sysname = "read", .shape = RWC_SHAPE_BUF, .need = RWC_NEED_WRITE,
@@ -168,6 +187,7 @@ int main(void)
 	pread_offset();
 	readv_unmapped();
 	heap_overflow();
+	global_overflow();
 	syscall_count();
 	return done_testing();
 }

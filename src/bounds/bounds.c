@@ -17,6 +17,7 @@
 #include "mapview/mapview.h"
 #include "base/context.h"
 #include "frames/unwind.h"
+#include "bounds/globals.h"
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
@@ -194,7 +195,9 @@ int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc)
 
 	if ((on & RWC_CHECK_HEAP) && heap(p, n, &b, &lo, &hi, 0) != RWC_OK)
 		return 0;
-	return !(on & RWC_CHECK_STACK) || stack_known(p, range_end(p, n), sp0, pc);
+	if ((on & RWC_CHECK_STACK) && !stack_known(p, range_end(p, n), sp0, pc))
+		return 0;
+	return !(on & RWC_CHECK_GLOBAL) || rwc_glob_good(p, n);
 }
 
 enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc,
@@ -208,8 +211,11 @@ enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_
 		return RWC_OK;
 	if ((on & RWC_CHECK_HEAP) && (pr = heap(p, n, b, bad_lo, bad_hi, 1)) != RWC_OK)
 		return pr;
-	if ((on & RWC_CHECK_STACK) && !stack_known(p, range_end(p, n), sp0, pc))
-		return stack(p, n, sp0, pc, b, bad_lo, bad_hi);
+	if ((on & RWC_CHECK_STACK) && !stack_known(p, range_end(p, n), sp0, pc) &&
+	    (pr = stack(p, n, sp0, pc, b, bad_lo, bad_hi)) != RWC_OK)
+		return pr;
+	if (on & RWC_CHECK_GLOBAL)
+		return rwc_glob_check(p, n, b, bad_lo, bad_hi);
 	return RWC_OK;
 }
 

@@ -7,6 +7,7 @@
 
 #include "bounds/bounds.h"
 #include "bounds/chunk.h"
+#include "bounds/globals.h"
 #include "mapview/tcache.h"
 
 /* glibc's chunk header of the live block at L, read when it is on the
@@ -39,7 +40,7 @@ static inline __attribute__((always_inline)) int rwc_bounds_fast_on(unsigned on,
 		return 1;
 	if ((!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below(a) || rwc_heap_quick(a, n)) &&
 	    (!(on & RWC_CHECK_STACK) || a < (uintptr_t)sp0))
-		return 1;
+		return !(on & RWC_CHECK_GLOBAL) || rwc_glob_fast(a, n) || rwc_glob_good(a, n);
 	return rwc_bounds_good(a, n, (uintptr_t)sp0, (uintptr_t)pc);
 }
 

@@ -52,7 +52,8 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 				return 0;
 	if (RWC_UNLIKELY(on) && hi > lo && /* the same for the bounds checks' first look */
 	    !((!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below_span(lo, hi - 1)) &&
-	      (!(on & RWC_CHECK_STACK) || hi - 1 < (uintptr_t)sp)))
+	      (!(on & RWC_CHECK_STACK) || hi - 1 < (uintptr_t)sp) &&
+	      (!(on & RWC_CHECK_GLOBAL) || rwc_glob_fast_span(lo, hi))))
 		for (long i = 0; i < iovcnt; i++)
 			if (!rwc_bounds_fast_on(on, iov[i].iov_base, iov[i].iov_len, sp, pc))
 				return 0;

@@ -35,7 +35,7 @@ static const char *bounds_words(const struct rwc_finding *f)
 	case RWC_HOLDER_VARIABLE:
 		return "past the end of its stack object";
 	case RWC_HOLDER_GLOBAL:
-		return "past the end of its global object";
+		return "past the end of their global object";
 	case RWC_HOLDER_FREED:
 		return "in a freed heap block";
 	default:
@@ -292,6 +292,40 @@ static void compiler_object_text(struct rwc_fmt *o, const struct rwc_finding *f)
 	rwc_fmt_char(o, '\n');
 }
 
+/* "bytes 32..127 of buf run past the global `hdr` (32 bytes) in
+ * /path/module, 0x...-0x..., into `next`" */
+static void global_text(struct rwc_fmt *o, const struct rwc_finding *f)
+{
+	const struct rwc_bounds *b = &f->bounds;
+	uint64_t a = f->v.bad_lo - f->v.lo, z = f->v.bad_hi - f->v.lo - 1;
+
+	rwc_fmt_str(o, a == z ? "byte " : "bytes ");
+	rwc_fmt_u64(o, a);
+	if (a != z) {
+		rwc_fmt_str(o, "..");
+		rwc_fmt_u64(o, z);
+	}
+	rwc_fmt_str(o, " of ");
+	what(o, f);
+	rwc_fmt_str(o, a == z ? " runs past the global `" : " run past the global `");
+	rwc_fmt_str(o, b->name ? b->name : "?");
+	rwc_fmt_str(o, "` (");
+	rwc_fmt_u64(o, b->hi - b->lo);
+	rwc_fmt_str(o, " bytes)");
+	if (b->module) {
+		rwc_fmt_str(o, " in ");
+		rwc_fmt_str(o, b->module);
+	}
+	rwc_fmt_str(o, ", ");
+	span(o, b->lo, b->hi);
+	if (b->into) {
+		rwc_fmt_str(o, ", into `");
+		rwc_fmt_str(o, b->into);
+		rwc_fmt_char(o, '`');
+	}
+	rwc_fmt_char(o, '\n');
+}
+
 /* A fortified call: the size the compiler saw, which glibc enforces. */
 static void compiler_text(struct rwc_fmt *o, long pid, const struct rwc_call *c, const struct rwc_finding *f)
 {
@@ -307,8 +341,8 @@ static void compiler_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 	rwc_fmt_str(o, " aborts the program\n");
 }
 
-/* The block or frame that holds the buffer, and (heap) where it was
- * allocated. */
+/* The block, frame or global that holds the buffer, and (heap) where it
+ * was allocated. */
 static void bounds_text(struct rwc_fmt *o, long pid, const struct rwc_finding *f,
 			const struct rwc_frame *fr, int nfr)
 {
@@ -316,6 +350,10 @@ static void bounds_text(struct rwc_fmt *o, long pid, const struct rwc_finding *f
 
 	prefix(o, pid);
 	rwc_fmt_str(o, "  ");
+	if (b->kind == RWC_HOLDER_GLOBAL && b->name) {
+		global_text(o, f);
+		return;
+	}
 	what(o, f);
 	rwc_fmt_char(o, '+');
 	rwc_fmt_u64(o, f->v.bad_lo - f->v.lo);

@@ -103,6 +103,26 @@ static void json_frames(struct rwc_fmt *o, const struct rwc_frame *fr, int nfr)
 	rwc_fmt_char(o, ']');
 }
 
+/* The global object holding the buffer (after the region's '{'). */
+static void json_global(struct rwc_fmt *o, const struct rwc_bounds *b)
+{
+	int first = 1;
+
+	json_str(o, &first, "kind", "global");
+	if (b->name)
+		json_str(o, &first, "name", b->name);
+	json_uint(o, &first, "size", b->hi - b->lo);
+	if (b->module)
+		json_str(o, &first, "module", b->module);
+	json_hex(o, &first, "start", b->lo);
+	json_hex(o, &first, "end", b->hi);
+	if (b->into)
+		json_str(o, &first, "into", b->into);
+	if (b->compiler_size)
+		json_uint(o, &first, "compiler_size", b->compiler_size);
+	rwc_fmt_char(o, '}');
+}
+
 /* The heap block or stack frame holding the buffer. */
 static void json_bounds(struct rwc_fmt *o, const struct rwc_finding *f)
 {
@@ -110,6 +130,10 @@ static void json_bounds(struct rwc_fmt *o, const struct rwc_finding *f)
 	int first = 1;
 
 	rwc_fmt_char(o, '{');
+	if (b->kind == RWC_HOLDER_GLOBAL && b->name) {
+		json_global(o, b);
+		return;
+	}
 	json_str(o, &first, "kind", b->kind == RWC_HOLDER_FRAME      ? "stack-frame"
 				    : b->kind == RWC_HOLDER_VARIABLE ? "stack-variable"
 				    : b->kind == RWC_HOLDER_GLOBAL   ? "global"
