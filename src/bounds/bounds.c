@@ -86,6 +86,7 @@ static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uin
 TLS struct rwc_fent rwc_fcache[RWC_NFENT];
 TLS uintptr_t rwc_stk_top;
 static TLS unsigned fnext;
+static TLS int filling; /* remember() is writing an entry */
 
 /* 1: nothing to check or a cached frame holds the range; 0: walk. */
 static int stack_known(uintptr_t p, uintptr_t hi, uintptr_t sp0, uintptr_t pc)
@@ -93,11 +94,19 @@ static int stack_known(uintptr_t p, uintptr_t hi, uintptr_t sp0, uintptr_t pc)
 	return !sp0 || p < sp0 || rwc_stack_cached(p, hi, sp0, pc);
 }
 
+/* Caches W's frame for the call at PC with sp SP0.  A signal handler that
+ * interrupts a fill leaves the cache alone (filling), so no entry mixes
+ * two fills; one that looks sees the entry invalid (pc 0). */
 static void remember(uintptr_t pc, uintptr_t sp0, const struct rwc_stack_walk *w)
 {
-	struct rwc_fent *e = &rwc_fcache[fnext++ % RWC_NFENT];
+	struct rwc_fent *e;
 
-	e->pc = 0; /* invalid while filled: a signal handler may look */
+	if (filling)
+		return;
+	filling = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	e = &rwc_fcache[fnext++ % RWC_NFENT];
+	e->pc = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	e->sp = sp0;
 	e->lo = w->b.lo;
@@ -107,6 +116,8 @@ static void remember(uintptr_t pc, uintptr_t sp0, const struct rwc_stack_walk *w
 		e->slot[i] = w->slot[i], e->val[i] = w->val[i];
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	e->pc = pc;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	filling = 0;
 }
 
 /* The frame holding the buffer is known here: B (kind RWC_HOLDER_FRAME)
