@@ -53,7 +53,7 @@ CHECK_LINES = [
     ("read 1 B into a heap block", ["heapread", 300000], "heap", None),
     ("read 1 B into a stack buffer", ["stackread", 300000], "stack", 1.05),
     ("process start + 1 read into a stack buffer", ["spawnone", 100], "stack", None),
-    ("  the same, binary without DWARF", ["spawnone", 100], "stack", 1.15, BENCH_NODW),
+    ("process start + 1 read into a stack buffer, no DWARF", ["spawnone", 100], "stack", 1.15, BENCH_NODW),
 ]
 # Whole programs for the same comparison (wall time).
 CHECK_PROGRAMS = [
