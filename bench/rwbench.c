@@ -184,12 +184,6 @@ static void w_freshread(void)
 	LOOP(char *p = malloc(64); if (!p || read(zero_fd, p, 1) != 1) die("fresh"); free(p));
 }
 
-/* 1-byte reads into a small global object. */
-static char small_global[64];
-static void w_globalread(void)
-{
-	LOOP(if (read(zero_fd, small_global + (i & 31), 1) != 1) die("read"));
-}
 
 /* ---- the bounds checks (issue 6) ---- */
 
@@ -306,7 +300,6 @@ int main(int argc, char **argv)
 	else if (!strcmp(w, "readvblock")) w_readvblock();
 	else if (!strcmp(w, "readvsep")) w_readvsep();
 	else if (!strcmp(w, "freshread")) w_freshread();
-	else if (!strcmp(w, "globalread")) w_globalread();
 	else if (!strcmp(w, "one")) stack_read();
 	else {
 		fprintf(stderr, "usage: rwbench WORKLOAD [ITERATIONS]\n");

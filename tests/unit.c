@@ -18,6 +18,7 @@
 #include "mapview/maps_parse.h"
 #include "mapview/pagemap.h"
 #include "report/suppress.h"
+#include "frames/cfi.h"
 #include "frames/symbolize.h"
 #include "base/symscope.h"
 #include "tap.h"
@@ -447,6 +448,106 @@ static void test_symscope(void)
 	ok(!rwc_sym_first("rwc_no_such_symbol", NULL, NULL, &q), "symscope: an unknown name is not found");
 }
 
+/* ---- the CFI interpreter (frames/cfi.c) on hand-made .eh_frame bytes ---- */
+
+/* A module image: .eh_frame_hdr at 0, a CIE at 32, its FDE after it,
+ * covering the made-up function [F, F+16): push rbp; mov rsp,rbp; ...;
+ * remember/restore around an early "ret" at F+10.  Returns its length. */
+static size_t cfi_image(uint8_t *m, uintptr_t f_off)
+{
+	uintptr_t base = (uintptr_t)m;
+	uint8_t cie[] = {0, 0, 0, 0, /* id */ 1, 'z', 'R', 0, 1, 0x78, 16, 1, 0x1b,
+			 0x0c, 7, 8, 0x90, 1, 0, 0, 0, 0};
+	uint8_t insns[] = {0x41, 0x0e, 16, 0x86, 2, /* F+1: cfa rsp+16, rbp at cfa-16 */
+			   0x43, 0x0d, 6,               /* F+4: cfa rbp+16 */
+			   0x46, 0x0a, 0x0c, 7, 8,     /* F+10: remember; cfa rsp+8 */
+			   0x41, 0x0b,                  /* F+11: restore: cfa rbp+16 again */
+			   0, 0, 0};
+	size_t cie_at = 32, fde_at = cie_at + 4 + sizeof cie, end;
+	uint32_t len = sizeof cie;
+	int32_t v;
+
+	memset(m, 0, 256);
+	m[0] = 1, m[1] = 0x1b, m[2] = 0x03, m[3] = 0x3b;
+	v = (int32_t)(cie_at - 4), memcpy(m + 4, &v, 4); /* eh_frame_ptr, pcrel */
+	v = 1, memcpy(m + 8, &v, 4);                      /* one entry */
+	v = (int32_t)f_off, memcpy(m + 12, &v, 4);
+	v = (int32_t)fde_at, memcpy(m + 16, &v, 4);
+	memcpy(m + cie_at, &len, 4);
+	memcpy(m + cie_at + 4, cie, sizeof cie);
+	len = 4 + 4 + 4 + 1 + sizeof insns;
+	memcpy(m + fde_at, &len, 4);
+	v = (int32_t)(fde_at + 4 - cie_at), memcpy(m + fde_at + 4, &v, 4);
+	v = (int32_t)(f_off - (fde_at + 8)), memcpy(m + fde_at + 8, &v, 4); /* pc_begin, pcrel */
+	v = 16, memcpy(m + fde_at + 12, &v, 4);                             /* pc_range */
+	m[fde_at + 16] = 0;                                                 /* no augmentation data */
+	memcpy(m + fde_at + 17, insns, sizeof insns);
+	end = fde_at + 4 + len;
+	(void)base;
+	return end + 4; /* a zero terminator */
+}
+
+static void test_cfi(void)
+{
+	static uint8_t img[256] __attribute__((aligned(8)));
+	uintptr_t f_off = 200, b = (uintptr_t)img, f = b + f_off, fde;
+	size_t n = cfi_image(img, f_off);
+	struct rwc_cfi_mem m = {b, b + n, NULL};
+	struct rwc_cfi_row row;
+	int good = 1;
+
+	fde = rwc_cfi_search(&m, b, f);
+	ok(fde == b + 32 + 4 + 22, "cfi: the search table finds the FDE (%#lx)", (unsigned long)(fde - b));
+	ok(rwc_cfi_search(&m, b, f - 1) == 0, "cfi: a pc below every entry has none");
+	ok(rwc_cfi_row(&m, fde, f, &row) && row.cfa_reg == RWC_CFI_RSP && row.cfa_off == 8 &&
+	   row.rule[RWC_CFI_RA] == RWC_CFI_OFFSET && row.off[RWC_CFI_RA] == -8 && row.rule[RWC_CFI_RBP] == RWC_CFI_SAME,
+	   "cfi: at the entry, CFA = rsp+8, return address at CFA-8 (the CIE's rules)");
+	ok(rwc_cfi_row(&m, fde, f + 1, &row) && row.cfa_reg == RWC_CFI_RSP && row.cfa_off == 16 &&
+	   row.rule[RWC_CFI_RBP] == RWC_CFI_OFFSET && row.off[RWC_CFI_RBP] == -16,
+	   "cfi: after push rbp, CFA = rsp+16, rbp saved at CFA-16");
+	ok(rwc_cfi_row(&m, fde, f + 9, &row) && row.cfa_reg == RWC_CFI_RBP && row.cfa_off == 16,
+	   "cfi: in the body, CFA = rbp+16");
+	ok(rwc_cfi_row(&m, fde, f + 10, &row) && row.cfa_reg == RWC_CFI_RSP && row.cfa_off == 8 &&
+	   row.rule[RWC_CFI_RBP] == RWC_CFI_OFFSET,
+	   "cfi: at the early return (remember_state, def_cfa), CFA = rsp+8");
+	ok(rwc_cfi_row(&m, fde, f + 15, &row) && row.cfa_reg == RWC_CFI_RBP && row.cfa_off == 16,
+	   "cfi: after restore_state, CFA = rbp+16 again (the CFA is restored too)");
+	ok(!rwc_cfi_row(&m, fde, f + 16, &row) && !rwc_cfi_row(&m, fde, f - 1, &row),
+	   "cfi: a pc outside the FDE's range: no row");
+	/* Every truncation of the image and every one-byte change: never a
+	 * read outside (make check-asan), and no row where the bytes that
+	 * matter are cut off. */
+	for (size_t cut = 0; cut < n - 4; cut++) {
+		struct rwc_cfi_mem t = {b, b + cut, NULL};
+		uintptr_t e = rwc_cfi_search(&t, b, f + 5);
+
+		if (e && rwc_cfi_row(&t, e, f + 5, &row) && cut < 32 + 4 + 22 + 4 + 17)
+			good = 0;
+	}
+	ok(good, "cfi: truncated images give no row");
+	good = 1;
+	for (size_t i = 0; i < n; i++)
+		for (int bit = 0; bit < 8; bit++) {
+			uintptr_t e;
+
+			cfi_image(img, f_off);
+			img[i] ^= (uint8_t)(1u << bit);
+			e = rwc_cfi_search(&m, b, f + 5);
+			if (e && rwc_cfi_row(&m, e, f + 5, &row) && row.cfa_reg >= RWC_CFI_NREGS)
+				good = 0;
+		}
+	ok(good, "cfi: every one-bit change: no crash, no register out of range");
+	cfi_image(img, f_off);
+	img[32 + 4 + 4] = 'e'; /* augmentation "eR": unknown, cannot be skipped */
+	ok(!rwc_cfi_row(&m, fde, f + 5, &row), "cfi: an augmentation without 'z': no row");
+	cfi_image(img, f_off);
+	img[32 + 4 + 10] = 15; /* return address column 15: not x86-64's */
+	ok(!rwc_cfi_row(&m, fde, f + 5, &row), "cfi: another return-address column: no row");
+	cfi_image(img, f_off);
+	img[3] = 0x1b; /* a table encoding other than datarel sdata4 */
+	ok(!rwc_cfi_search(&m, b, f + 5), "cfi: an unknown table encoding: no FDE");
+}
+
 int main(void)
 {
 	test_symscope();
@@ -462,5 +563,6 @@ int main(void)
 	test_checks_knob();
 	test_bounds_verdicts();
 	test_dw_room();
+	test_cfi();
 	return done_testing();
 }

@@ -111,10 +111,10 @@ rm -rf "$ld" "$logf" "$supp" "$broken"
 rm -f "$out" "$err"
 # --checks and --heap-origins reach every process.
 VB="$RWC_BUILDDIR/tests/victim_bounds"
-"$W" -- "$VB" stack_local bad >"$out" 2>"$err"; st=$?
-t "$([ $st = 0 ] && ! grep -q stack-overflow "$err"; echo $?)" "the stack check is off by default (got $st)"
-"$W" --checks=+stack -- sh -c "\"$VB\" stack_local bad" >"$out" 2>"$err"; st=$?
-t "$([ $st = 1 ] && grep -q '\[stack-overflow\]' "$err"; echo $?)" "--checks=+stack: a stack overrun in a child of sh is reported (got $st)"
+"$W" --checks=-stack -- "$VB" stack_local bad >"$out" 2>"$err"; st=$?
+t "$([ $st = 0 ] && ! grep -q stack-overflow "$err"; echo $?)" "--checks=-stack: the stack check off (got $st)"
+"$W" -- sh -c "\"$VB\" stack_local bad" >"$out" 2>"$err"; st=$?
+t "$([ $st = 1 ] && grep -q '\[stack-overflow\]' "$err"; echo $?)" "the stack check is on by default: a stack overrun in a child of sh is reported (got $st)"
 "$W" --checks=maps -- "$VB" heap_malloc bad >"$out" 2>"$err"; st=$?
 t "$([ $st = 0 ] && [ ! -s "$err" ]; echo $?)" "--checks=maps: no heap check (got $st)"
 "$W" --heap-origins=3 -- "$VB" heap_malloc bad >"$out" 2>"$err"; st=$?

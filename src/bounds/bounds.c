@@ -1,8 +1,8 @@
 /* bounds.c: the heap and stack checks (see bounds.h): finds what holds a
- * buffer (heapmap.h, unwind.h) and asks the pure verdicts (checks.h);
- * and where a fortified call's buffer lies when its count runs past the
- * compiler's size.  The heap and compiler's-size parts are lock-free and
- * never allocate; the stack walk takes the report lock (frames/unwind.h). */
+ * buffer (heapmap.h, stackwalk.h, globals.h) and asks the pure verdicts
+ * (checks.h); and where a fortified call's buffer lies when its count runs
+ * past the compiler's size.  Allocates nothing, takes no lock: async-
+ * signal-safe. */
 #include "config.h"
 
 #include "bounds/bounds.h"
@@ -15,8 +15,7 @@
 #include "bounds/chunk.h"
 #include "bounds/heapmap.h"
 #include "mapview/mapview.h"
-#include "base/context.h"
-#include "frames/unwind.h"
+#include "frames/stackwalk.h"
 #include "bounds/globals.h"
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
@@ -104,48 +103,30 @@ static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uin
  * buffer wholly, keyed by the call site and its sp and checked against the
  * return addresses saved in the frames between. */
 
-struct fent {
-	uintptr_t pc, sp;    /* the call: return address, caller's sp; pc 0: empty */
-	uintptr_t lo, limit; /* the holding frame, up to its first saved slot */
-	int nchain;
-	uintptr_t slot[RWC_STACK_CHAIN], val[RWC_STACK_CHAIN];
-};
-
-#define NFENT 4
-static TLS struct fent fcache[NFENT];
+TLS struct rwc_fent rwc_fcache[RWC_NFENT];
+TLS uintptr_t rwc_stk_top;
 static TLS unsigned fnext;
-static TLS uintptr_t stk_top; /* sp of the outermost frame (a full walk found it), 0 unknown */
-
-static int chain_ok(const struct fent *e)
-{
-	for (int i = 0; i < e->nchain; i++)
-		if (*(const uintptr_t *)e->slot[i] != e->val[i])
-			return 0;
-	return 1;
-}
+static TLS int filling; /* remember() is writing an entry */
 
 /* 1: nothing to check or a cached frame holds the range; 0: walk. */
 static int stack_known(uintptr_t p, uintptr_t hi, uintptr_t sp0, uintptr_t pc)
 {
-	if (!sp0 || p < sp0)
-		return 1;
-	if (!stk_top || sp0 >= stk_top)
-		return 0; /* this stack's top not known yet (or another stack) */
-	if (p >= stk_top)
-		return 1;
-	for (int i = 0; i < NFENT; i++) {
-		const struct fent *e = &fcache[i];
-		if (e->pc == pc && e->sp == sp0 && p >= e->lo && hi <= e->limit && chain_ok(e))
-			return 1;
-	}
-	return 0;
+	return !sp0 || p < sp0 || rwc_stack_cached(p, hi, sp0, pc);
 }
 
+/* Caches W's frame for the call at PC with sp SP0.  A signal handler that
+ * interrupts a fill leaves the cache alone (filling), so no entry mixes
+ * two fills; one that looks sees the entry invalid (pc 0). */
 static void remember(uintptr_t pc, uintptr_t sp0, const struct rwc_stack_walk *w)
 {
-	struct fent *e = &fcache[fnext++ % NFENT];
+	struct rwc_fent *e;
 
-	e->pc = 0; /* invalid while filled: a signal handler may look */
+	if (filling)
+		return;
+	filling = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	e = &rwc_fcache[fnext++ % RWC_NFENT];
+	e->pc = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	e->sp = sp0;
 	e->lo = w->b.lo;
@@ -155,6 +136,16 @@ static void remember(uintptr_t pc, uintptr_t sp0, const struct rwc_stack_walk *w
 		e->slot[i] = w->slot[i], e->val[i] = w->val[i];
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	e->pc = pc;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	filling = 0;
+}
+
+/* The frame holding the buffer is known here: B (kind RWC_HOLDER_FRAME)
+ * has lo = its sp, hi = its CFA, limit = its first save slot at or above
+ * the buffer (or its CFA), pc and index (0: the caller of the I/O call). */
+static enum rwc_problem in_frame(uintptr_t p, size_t n, const struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi)
+{
+	return rwc_stack_verdict(p, n, b, blo, bhi);
 }
 
 static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc,
@@ -162,26 +153,23 @@ static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc
 {
 	struct rwc_stack_walk w;
 	enum rwc_problem pr;
-	int r;
-
-	int full;
+	int r, full;
 
 	b->kind = RWC_HOLDER_NONE;
 	if (!sp0 || p < sp0)
 		return RWC_OK;
-	full = !stk_top || sp0 >= stk_top; /* learn where this stack's frames end */
-	if (!full && p >= stk_top)
+	full = !rwc_stk_top || sp0 >= rwc_stk_top; /* learn where this stack's frames end */
+	if (!full && p >= rwc_stk_top)
 		return RWC_OK;
-	if (!rwc_unwind_lock())
-		return RWC_OK; /* a signal handler, a vfork child: no walk */
-	r = rwc_stack_walk(p, sp0, full, &w);
-	rwc_unwind_unlock();
+	/* Frame #0 first: most buffers are the caller's own; the rest of the
+	 * stack is walked only for a buffer above it, or to learn the top. */
+	r = rwc_frames_walk(p, sp0, pc, full, &w);
 	if (full && w.top > sp0)
-		stk_top = w.top;
+		rwc_stk_top = w.top;
 	if (r != 1)
-		return RWC_OK;
+		return RWC_OK; /* in no frame, or no verdict */
 	*b = w.b;
-	pr = rwc_stack_verdict(p, n, &w.b, blo, bhi);
+	pr = in_frame(p, n, &w.b, blo, bhi);
 	if (pr == RWC_OK && w.nchain >= 0)
 		remember(pc, sp0, &w);
 	return pr;

@@ -1,6 +1,6 @@
 /* fastbounds.h: the bounds checks' fast path: a buffer that is neither on
- * the heap nor on the stack, or one inside a block just found, in a few
- * loads; anything else goes on to rwc_bounds_good (bounds.h).  Lock-free,
+ * the heap nor on the stack, or one inside a block or frame just found, in
+ * a few loads; anything else goes on to rwc_bounds_good (bounds.h).  Lock-free,
  * async-signal-safe, no system call. */
 #ifndef RWC_FASTBOUNDS_H
 #define RWC_FASTBOUNDS_H
@@ -38,9 +38,15 @@ static inline __attribute__((always_inline)) int rwc_bounds_fast_on(unsigned on,
 
 	if (RWC_LIKELY(!on) || n == 0)
 		return 1;
-	if ((!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below(a) || rwc_heap_quick(a, n)) &&
-	    (!(on & RWC_CHECK_STACK) || a < (uintptr_t)sp0))
-		return !(on & RWC_CHECK_GLOBAL) || rwc_glob_fast(a, n) || rwc_glob_good(a, n);
+	if (!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below(a) || rwc_heap_quick(a, n)) {
+		if ((on & RWC_CHECK_STACK) && a >= (uintptr_t)sp0) {
+			/* a stack buffer in a frame this thread just walked */
+			if (n <= UINTPTR_MAX - a && rwc_stack_cached(a, a + n, (uintptr_t)sp0, (uintptr_t)pc))
+				return 1;
+		} else {
+			return !(on & RWC_CHECK_GLOBAL) || rwc_glob_fast(a, n) || rwc_glob_good(a, n);
+		}
+	}
 	return rwc_bounds_good(a, n, (uintptr_t)sp0, (uintptr_t)pc);
 }
 
