@@ -10,6 +10,7 @@
 #include "mapview/mapview.h"
 #include "base/context.h"
 #include "frames/unwind.h"
+#include "frames/dwvars.h"
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
@@ -136,6 +137,30 @@ static void remember(uintptr_t pc, uintptr_t sp0, const struct rwc_stack_walk *w
 	e->pc = pc;
 }
 
+/* When DWARF names the variable that holds P (dwvars.h), B becomes it and
+ * the walk's bounds (cached by remember()) the variable's.  A parameter
+ * passed in memory lies above the cfa of its own frame (index - 1): in
+ * the holder's outgoing arguments, so that frame is asked next; its pc
+ * is the return address saved below the holder (the walk's chain). */
+static void variable(uintptr_t p, size_t n, uintptr_t pc, struct rwc_stack_walk *w, struct rwc_bounds *b)
+{
+	struct rwc_dw_frame f = {w->b.pc, w->b.hi, w->b.lo, w->b.index};
+	int i = w->b.index;
+
+	if (!rwc_dwvars_find(&f, p, n, b)) {
+		if (i == 0 || (i > 1 && w->nchain < i - 1))
+			return;
+		f.pc = i == 1 ? pc : w->val[i - 2];
+		f.cfa = w->b.lo;
+		f.sp = 0; /* not known: only its cfa-relative variables */
+		f.index = i - 1;
+		if (!rwc_dwvars_find(&f, p, n, b))
+			return;
+	}
+	w->b.lo = b->lo;
+	w->b.limit = b->hi;
+}
+
 static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc,
 			      struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi)
 {
@@ -154,13 +179,16 @@ static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc
 	if (!rwc_unwind_lock())
 		return RWC_OK; /* a signal handler, a vfork child: no walk */
 	r = rwc_stack_walk(p, sp0, full, &w);
+	if (r == 1) {
+		*b = w.b;
+		variable(p, n, pc, &w, b); /* libdw: under the same lock */
+	}
 	rwc_unwind_unlock();
 	if (full && w.top > sp0)
 		stk_top = w.top;
 	if (r != 1)
 		return RWC_OK;
-	*b = w.b;
-	pr = rwc_stack_verdict(p, n, &w.b, blo, bhi);
+	pr = rwc_stack_verdict(p, n, b, blo, bhi);
 	if (pr == RWC_OK && w.nchain >= 0)
 		remember(pc, sp0, &w);
 	return pr;

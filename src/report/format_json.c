@@ -103,6 +103,30 @@ static void json_frames(struct rwc_fmt *o, const struct rwc_frame *fr, int nfr)
 	rwc_fmt_char(o, ']');
 }
 
+/* The stack variable holding the buffer: the object after '{'. */
+static void json_variable(struct rwc_fmt *o, const struct rwc_bounds *b)
+{
+	int first = 1;
+
+	json_str(o, &first, "kind", "stack-variable");
+	json_str(o, &first, "name", b->name ? b->name : "?");
+	if (b->type)
+		json_str(o, &first, "type", b->type);
+	json_uint(o, &first, "size", b->hi - b->lo);
+	if (b->decl_file) {
+		json_str(o, &first, "decl_file", b->decl_file);
+		json_int(o, &first, "decl_line", b->decl_line);
+	}
+	json_int(o, &first, "frame", b->index);
+	if (b->function)
+		json_str(o, &first, "function", b->function);
+	json_hex(o, &first, "start", b->lo);
+	json_hex(o, &first, "end", b->hi);
+	if (b->into)
+		json_str(o, &first, "into", b->into);
+	rwc_fmt_char(o, '}');
+}
+
 /* The heap block or stack frame holding the buffer. */
 static void json_bounds(struct rwc_fmt *o, const struct rwc_finding *f)
 {
@@ -110,6 +134,10 @@ static void json_bounds(struct rwc_fmt *o, const struct rwc_finding *f)
 	int first = 1;
 
 	rwc_fmt_char(o, '{');
+	if (b->kind == RWC_HOLDER_VARIABLE) {
+		json_variable(o, b);
+		return;
+	}
 	json_str(o, &first, "kind", b->kind == RWC_HOLDER_FRAME ? "stack-frame"
 				    : b->kind == RWC_HOLDER_FREED ? "freed-heap-block"
 								   : "heap-block");
