@@ -45,8 +45,11 @@ struct dv_mod {
 static struct dv_mod mods[NMOD];
 static int nmods;
 
-/* Maps the module file and reads its DWARF: NULL for none. */
-static Dwarf *open_dwarf(const char *path)
+static int has_debug_info(int fd);
+
+/* Maps the module file and reads its DWARF: NULL for none.  Loads libdw
+ * only for a file that has DWARF. */
+static Dwarf *open_dwarf(const char *path, uintptr_t pc)
 {
 	Elf *elf;
 	Dwarf *dw = NULL;
@@ -54,7 +57,12 @@ static Dwarf *open_dwarf(const char *path)
 
 	if (fd < 0)
 		return NULL;
+	if (!has_debug_info(fd) || !rwc_room_for_libdw(&pc, 1) || !(L || (L = rwc_dwlib()))) {
+		close(fd);
+		return NULL;
+	}
 	L->elf_version(EV_CURRENT);
+	rwc_keepout_begin(); /* the file's mapping: not into a hole */
 	elf = L->elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf) {
 		dw = L->dwarf_begin_elf(elf, DWARF_C_READ, NULL);
@@ -62,8 +70,31 @@ static Dwarf *open_dwarf(const char *path)
 		if (!dw)
 			L->elf_end(elf);
 	}
+	rwc_keepout_end();
 	close(fd);
 	return dw;
+}
+
+/* Whether the ELF file at FD has a .debug_info section: its section
+ * headers and their names read with pread (no libdw for a stripped one). */
+static int has_debug_info(int fd)
+{
+	ElfW(Ehdr) eh;
+	ElfW(Shdr) sh, names;
+	char name[16];
+	int found = 0;
+
+	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+	    eh.e_shentsize != sizeof sh || eh.e_shstrndx == SHN_UNDEF || eh.e_shstrndx >= eh.e_shnum ||
+	    pread(fd, &names, sizeof names, (off_t)(eh.e_shoff + eh.e_shstrndx * sizeof sh)) != (ssize_t)sizeof names)
+		return 0;
+	for (unsigned i = 1; i < eh.e_shnum && i < 4096 && !found; i++)
+		found = pread(fd, &sh, sizeof sh, (off_t)(eh.e_shoff + i * sizeof sh)) == (ssize_t)sizeof sh &&
+			sh.sh_type == SHT_PROGBITS && sh.sh_name < names.sh_size &&
+			pread(fd, name, sizeof name, (off_t)(names.sh_offset + sh.sh_name)) > 0 &&
+			strncmp(name, ".debug_info", sizeof name) == 0;
+	return found;
 }
 
 /* The module holding PC, its DWARF read at the first look; NULL when the
@@ -85,11 +116,7 @@ static struct dv_mod *module_of(uintptr_t pc)
 	m->lm = lm;
 	m->bias = lm->l_addr;
 	m->dw = NULL;
-	if (rwc_room_for_libdw(&pc, 1) && (L || (L = rwc_dwlib()))) {
-		rwc_keepout_begin(); /* the file's mapping: not into a hole */
-		m->dw = open_dwarf(lm->l_name && lm->l_name[0] ? lm->l_name : "/proc/self/exe");
-		rwc_keepout_end();
-	}
+	m->dw = open_dwarf(lm->l_name && lm->l_name[0] ? lm->l_name : "/proc/self/exe", pc);
 	return m;
 }
 
