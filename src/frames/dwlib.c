@@ -1,10 +1,13 @@
 /* dwlib.c: the one dlopen() of libdw (see dwlib.h).  Report lock only;
- * allocates (the loader's). */
+ * allocates (the loader's).  rwc_dw_has_debug_info: reads only. */
 #include "config.h"
 
 #include "frames/dwlib.h"
 
 #include <dlfcn.h>
+#include <link.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "base/once.h"
 #include "frames/keepout.h"
@@ -35,4 +38,26 @@ static int load_dw(void)
 const struct rwc_dwlib *rwc_dwlib(void)
 {
 	return rwc_once(&once, load_dw) ? &D : NULL;
+}
+
+/* Whether the ELF file at FD has a .debug_info section: its section
+ * headers and their names read with pread (no libdw for a stripped one). */
+int rwc_dw_has_debug_info(int fd)
+{
+	ElfW(Ehdr) eh;
+	ElfW(Shdr) sh, names;
+	char name[16];
+	int found = 0;
+
+	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+	    eh.e_shentsize != sizeof sh || eh.e_shstrndx == SHN_UNDEF || eh.e_shstrndx >= eh.e_shnum ||
+	    pread(fd, &names, sizeof names, (off_t)(eh.e_shoff + eh.e_shstrndx * sizeof sh)) != (ssize_t)sizeof names)
+		return 0;
+	for (unsigned i = 1; i < eh.e_shnum && i < 4096 && !found; i++)
+		found = pread(fd, &sh, sizeof sh, (off_t)(eh.e_shoff + i * sizeof sh)) == (ssize_t)sizeof sh &&
+			sh.sh_type == SHT_PROGBITS && sh.sh_name < names.sh_size &&
+			pread(fd, name, sizeof name, (off_t)(names.sh_offset + sh.sh_name)) > 0 &&
+			strncmp(name, ".debug_info", sizeof name) == 0;
+	return found;
 }

@@ -19,7 +19,7 @@
 	X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_getscopes_die)      \
 	X(dwarf_tag) X(dwarf_attr) X(dwarf_formudata) X(dwarf_getsrcfiles)   \
 	X(dwarf_filesrc) X(dwarf_diename) X(dwarf_decl_file)                 \
-	X(elf_version) X(elf_begin) X(elf_end) X(elf_cntl)                   \
+	X(elf_version) X(elf_begin) X(elf_end) X(elf_cntl) X(dwarf_end)                   \
 	X(dwarf_begin_elf) X(dwarf_addrdie) X(dwarf_nextcu) X(dwarf_offdie)  \
 	X(dwarf_haspc) X(dwarf_child) X(dwarf_siblingof)                     \
 	X(dwarf_attr_integrate) X(dwarf_getlocation_addr) X(dwarf_formref_die) \
@@ -35,5 +35,9 @@ struct rwc_dwlib {
 /* The table, loading libdw at the first call; NULL when it cannot be
  * loaded (then never again). */
 const struct rwc_dwlib *rwc_dwlib(void);
+
+/* Whether the ELF file open at FD has a .debug_info section (its section
+ * headers read with pread, libdw not needed). */
+int rwc_dw_has_debug_info(int fd);
 
 #endif

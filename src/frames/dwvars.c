@@ -9,7 +9,6 @@
 
 #include "frames/dwvars.h"
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 
 #include "base/fmt.h"
 #include "frames/dwlib.h"
+#include "frames/dwtype.h"
 #include "frames/keepout.h"
 #include "frames/symbolize.h"
 
@@ -34,30 +34,79 @@
 
 static const struct rwc_dwlib *L;
 
-/* ---- modules: by link map (and its load bias); dw NULL: no DWARF */
+/* ---- modules: by load bias and name (the loader's list, walked with
+ * dl_iterate_phdr: its short list lock, never dladdr's loader lock, which
+ * a thread inside dlopen() holds while its constructors read); dw NULL:
+ * no DWARF.  A dlclose (the loader's count of removals) drops every
+ * module and call site: another module may sit at the same addresses. */
 struct dv_mod {
-	const struct link_map *lm;
 	uintptr_t bias;
+	const char *name;
+	Elf *elf;
 	Dwarf *dw;
 };
 
 #define NMOD 128
 static struct dv_mod mods[NMOD];
 static int nmods;
+static unsigned long long subs_seen;
 
-static int has_debug_info(int fd);
+struct dv_find {
+	uintptr_t a;        /* in: the address */
+	uintptr_t bias;     /* out: the module holding it */
+	const char *name;
+	int found;
+	unsigned long long subs;
+};
+
+static int find_phdr(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct dv_find *f = arg;
+
+	if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs)
+		f->subs = info->dlpi_subs;
+	if (!f->a)
+		return 1; /* the count only */
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && f->a >= lo && f->a - lo < ph->p_memsz) {
+			f->bias = info->dlpi_addr;
+			f->name = info->dlpi_name;
+			f->found = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void drop_all(void);
+
+/* The loader's removal count; a change since the caches were filled
+ * drops them. */
+static void check_unloads(void)
+{
+	struct dv_find f = {0, 0, NULL, 0, 0};
+
+	dl_iterate_phdr(find_phdr, &f);
+	if (f.subs != subs_seen)
+		drop_all();
+	subs_seen = f.subs;
+}
 
 /* Maps the module file and reads its DWARF: NULL for none.  Loads libdw
  * only for a file that has DWARF. */
-static Dwarf *open_dwarf(const char *path, uintptr_t pc)
+static Dwarf *open_dwarf(const char *path, uintptr_t pc, Elf **elfp)
 {
 	Elf *elf;
 	Dwarf *dw = NULL;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
+	*elfp = NULL;
 	if (fd < 0)
 		return NULL;
-	if (!has_debug_info(fd) || !rwc_room_for_libdw(&pc, 1) || !(L || (L = rwc_dwlib()))) {
+	if (!rwc_dw_has_debug_info(fd) || !rwc_room_for_libdw(&pc, 1) || !(L || (L = rwc_dwlib()))) {
 		close(fd);
 		return NULL;
 	}
@@ -70,53 +119,31 @@ static Dwarf *open_dwarf(const char *path, uintptr_t pc)
 		if (!dw)
 			L->elf_end(elf);
 	}
+	*elfp = dw ? elf : NULL;
 	rwc_keepout_end();
 	close(fd);
 	return dw;
-}
-
-/* Whether the ELF file at FD has a .debug_info section: its section
- * headers and their names read with pread (no libdw for a stripped one). */
-static int has_debug_info(int fd)
-{
-	ElfW(Ehdr) eh;
-	ElfW(Shdr) sh, names;
-	char name[16];
-	int found = 0;
-
-	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
-	    eh.e_shentsize != sizeof sh || eh.e_shstrndx == SHN_UNDEF || eh.e_shstrndx >= eh.e_shnum ||
-	    pread(fd, &names, sizeof names, (off_t)(eh.e_shoff + eh.e_shstrndx * sizeof sh)) != (ssize_t)sizeof names)
-		return 0;
-	for (unsigned i = 1; i < eh.e_shnum && i < 4096 && !found; i++)
-		found = pread(fd, &sh, sizeof sh, (off_t)(eh.e_shoff + i * sizeof sh)) == (ssize_t)sizeof sh &&
-			sh.sh_type == SHT_PROGBITS && sh.sh_name < names.sh_size &&
-			pread(fd, name, sizeof name, (off_t)(names.sh_offset + sh.sh_name)) > 0 &&
-			strncmp(name, ".debug_info", sizeof name) == 0;
-	return found;
 }
 
 /* The module holding PC, its DWARF read at the first look; NULL when the
  * table is full or PC is in no module. */
 static struct dv_mod *module_of(uintptr_t pc)
 {
-	struct link_map *lm = NULL;
+	struct dv_find f = {pc - 1, 0, NULL, 0, 0};
 	struct dv_mod *m;
-	Dl_info info;
 
-	if (!dladdr1((void *)(pc - 1), &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
+	dl_iterate_phdr(find_phdr, &f);
+	if (!f.found)
 		return NULL;
 	for (int i = 0; i < nmods; i++)
-		if (mods[i].lm == lm && mods[i].bias == lm->l_addr)
+		if (mods[i].bias == f.bias && mods[i].name == f.name)
 			return &mods[i];
 	if (nmods == NMOD)
 		return NULL;
 	m = &mods[nmods++];
-	m->lm = lm;
-	m->bias = lm->l_addr;
-	m->dw = NULL;
-	m->dw = open_dwarf(lm->l_name && lm->l_name[0] ? lm->l_name : "/proc/self/exe", pc);
+	m->bias = f.bias;
+	m->name = f.name;
+	m->dw = open_dwarf(f.name && f.name[0] ? f.name : "/proc/self/exe", pc, &m->elf);
 	return m;
 }
 
@@ -164,77 +191,6 @@ static struct dv_loc locate(Dwarf_Die *die, unsigned name, Dwarf_Addr addr, cons
 	return eval(e, n, fb);
 }
 
-/* ---- the C type of a variable as text: "char [16]", "struct foo" */
-static void type_text(struct rwc_fmt *o, Dwarf_Die *t, int depth);
-
-static int type_of(Dwarf_Die *die, Dwarf_Die *t)
-{
-	Dwarf_Attribute at;
-
-	return L->dwarf_attr_integrate(die, DW_AT_type, &at) && L->dwarf_formref_die(&at, t);
-}
-
-static void array_text(struct rwc_fmt *o, Dwarf_Die *t, int depth)
-{
-	Dwarf_Die el, sub;
-	int first = 1;
-
-	if (type_of(t, &el))
-		type_text(o, &el, depth + 1);
-	else
-		rwc_fmt_str(o, "?");
-	if (L->dwarf_child(t, &sub) != 0)
-		return;
-	do {
-		Dwarf_Attribute at;
-		Dwarf_Word k;
-
-		if (L->dwarf_tag(&sub) != DW_TAG_subrange_type)
-			continue;
-		rwc_fmt_str(o, first ? " [" : "[");
-		first = 0;
-		if (L->dwarf_formudata(L->dwarf_attr(&sub, DW_AT_count, &at), &k) == 0)
-			rwc_fmt_u64(o, k);
-		else if (L->dwarf_formudata(L->dwarf_attr(&sub, DW_AT_upper_bound, &at), &k) == 0)
-			rwc_fmt_u64(o, k + 1);
-		rwc_fmt_char(o, ']');
-	} while (L->dwarf_siblingof(&sub, &sub) == 0);
-}
-
-static void type_text(struct rwc_fmt *o, Dwarf_Die *t, int depth)
-{
-	const char *name = L->dwarf_diename(t), *kw = NULL;
-	Dwarf_Die in;
-	int has = type_of(t, &in) && depth < 8;
-
-	switch (L->dwarf_tag(t)) {
-	case DW_TAG_array_type:
-		array_text(o, t, depth);
-		return;
-	case DW_TAG_pointer_type:
-		if (has)
-			type_text(o, &in, depth + 1);
-		rwc_fmt_str(o, has ? " *" : "void *");
-		return;
-	case DW_TAG_const_type:
-	case DW_TAG_volatile_type:
-		rwc_fmt_str(o, L->dwarf_tag(t) == DW_TAG_const_type ? "const " : "volatile ");
-		if (has)
-			type_text(o, &in, depth + 1);
-		else
-			rwc_fmt_str(o, "void");
-		return;
-	case DW_TAG_structure_type: kw = "struct "; break;
-	case DW_TAG_union_type: kw = "union "; break;
-	case DW_TAG_enumeration_type: kw = "enum "; break;
-	case DW_TAG_class_type: kw = "class "; break;
-	default: break;
-	}
-	if (kw)
-		rwc_fmt_str(o, kw);
-	rwc_fmt_str(o, name ? name : "<anonymous>");
-}
-
 /* ---- call sites: the variables in scope at a pc */
 struct dv_var {
 	struct dv_loc at;
@@ -275,7 +231,7 @@ static void add_var(struct dv_site *s, int *cap, Dwarf_Die *die, Dwarf_Addr addr
 	struct rwc_fmt o;
 	int line = 0;
 
-	if (at.base == AT_NONE || !type_of(die, &t) || L->dwarf_aggregate_size(&t, &size) != 0 || size == 0)
+	if (at.base == AT_NONE || !rwc_dw_type_of(L, die, &t) || L->dwarf_aggregate_size(&t, &size) != 0 || size == 0)
 		return;
 	if (s->nvars == *cap) {
 		int ncap = *cap ? 2 * *cap : 8;
@@ -286,7 +242,7 @@ static void add_var(struct dv_site *s, int *cap, Dwarf_Die *die, Dwarf_Addr addr
 		s->vars = nv, *cap = ncap;
 	}
 	rwc_fmt_init(&o, text, sizeof text);
-	type_text(&o, &t, 0);
+	rwc_dw_type_text(L, &o, &t);
 	v = &s->vars[s->nvars];
 	v->at = at;
 	v->size = size;
@@ -384,6 +340,26 @@ static struct dv_site *site_of(uintptr_t pc)
 	return s;
 }
 
+static void drop_all(void)
+{
+	for (int b = 0; b < NBUCKET; b++)
+		while (buckets[b]) {
+			struct dv_site *s = buckets[b];
+
+			buckets[b] = s->next;
+			for (int i = 0; i < s->nvars; i++)
+				free((char *)s->vars[i].type);
+			free(s->vars);
+			free(s);
+		}
+	for (int i = 0; i < nmods; i++)
+		if (mods[i].dw) {
+			L->dwarf_end(mods[i].dw);
+			L->elf_end(mods[i].elf);
+		}
+	nsites = nmods = 0;
+}
+
 static uintptr_t var_lo(const struct dv_var *v, const struct rwc_dw_frame *f)
 {
 	uintptr_t base = v->at.base == AT_CFA ? f->cfa : f->sp;
@@ -393,9 +369,12 @@ static uintptr_t var_lo(const struct dv_var *v, const struct rwc_dw_frame *f)
 
 int rwc_dwvars_find(const struct rwc_dw_frame *f, uintptr_t a, size_t n, struct rwc_bounds *out)
 {
-	struct dv_site *s = site_of(f->pc);
 	const struct dv_var *v = NULL, *into = NULL;
 	uintptr_t lo = 0, hi = 0, end = n > UINTPTR_MAX - a ? UINTPTR_MAX : a + n, ilo = 0;
+	struct dv_site *s;
+
+	check_unloads();
+	s = site_of(f->pc);
 
 	for (int i = 0; s && i < s->nvars; i++) {
 		uintptr_t l = var_lo(&s->vars[i], f), h = l + s->vars[i].size;
