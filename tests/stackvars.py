@@ -30,6 +30,8 @@ CASES = {
     "locals": ("name", "char [16]", 16, 0, 64, 0, "c_locals", "char name[16];", ("rest", "char rest[240]")),
     "member": ("s", "struct rec", 36, 4, 64, 0, "c_member", "struct rec s;", None),
     "param": ("b", "struct big", 48, 0, 64, 0, "by_value", "static NOINLINE ssize_t by_value(struct big b)", None),
+    "param_down": ("b", "struct big", 48, 0, 64, 1, "by_value_down",
+                   "static NOINLINE ssize_t by_value_down(struct big b)", None),
     "callee": ("line", "char [32]", 32, 0, 80, 1, "c_callee", "char line[32];", ("other", "char other[64]")),
     "block": ("blk", "char [24]", 24, 0, 50, 0, "c_block", "char blk[24];", None),
     "inlined": ("ib", "char [32]", 32, 0, 100, 0, "inl_read", "char ib[32];", None),
@@ -58,7 +60,7 @@ def variable_bad(prog, tag, case, fortified):
     r = run(prog, case, "bad")
     base = run(prog, case, "bad", preload=False)
     what = "%s %s bad" % (tag, case)
-    call = "__read_chk" if fortified and case != "callee" else "read"
+    call = "__read_chk" if fortified and case not in ("callee", "param_down") else "read"
     check_report(r, what, call, "stack-overflow", first=size - off, last=count - 1)
     ok(r.status == base.status and r.results == base.results,
        "%s: the call goes on as without rwcheck (status %s, %s)" % (what, base.status, base.results),
@@ -115,7 +117,7 @@ for tag, exe in PROGS:
 # frame (no report), a read past the frame is reported as stack-frame.
 for case in list(CASES) + ["alloca", "vla", "loop"]:
     clean(NODW, "-O2 no DWARF", case)
-for case in ("locals", "param", "callee"):
+for case in ("locals", "param", "param_down", "callee"):
     r = run(NODW, case, "bad")
     ok(r.status == 0 and not r.reports, "-O2 no DWARF %s bad: inside the frame, no verdict by variable" % case,
        r.describe())

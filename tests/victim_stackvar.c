@@ -83,6 +83,27 @@ static NOINLINE void c_param(void)
 	ret = by_value(b);
 }
 
+/* A parameter passed in memory, read into by a callee (frame #1). */
+static NOINLINE ssize_t reader(char *p, size_t n);
+
+static NOINLINE ssize_t by_value_down(struct big b)
+{
+	ssize_t r;
+
+	VAR(b);
+	r = reader(b.data, bad ? 64 : sizeof b);
+	KEEP(&b);
+	return r;
+}
+
+static NOINLINE void c_param_down(void)
+{
+	struct big b;
+
+	memset(&b, 0, sizeof b);
+	ret = by_value_down(b);
+}
+
 /* The buffer is the caller's variable (frame #1); the callee reads. */
 static NOINLINE ssize_t reader(char *p, size_t n)
 {
@@ -180,7 +201,7 @@ static const struct {
 	void (*fn)(void);
 } cases[] = {
 #define E(n) {#n, c_##n}
-	E(locals), E(member), E(param), E(callee), E(block), E(inlined), E(aligned), E(alloca), E(vla), E(loop),
+	E(locals), E(member), E(param), E(param_down), E(callee), E(block), E(inlined), E(aligned), E(alloca), E(vla), E(loop),
 #undef E
 };
 
