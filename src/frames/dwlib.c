@@ -42,7 +42,25 @@ const struct rwc_dwlib *rwc_dwlib(void)
 
 /* Whether the ELF file at FD has a .debug_info section: its section
  * headers and their names read with pread (no libdw for a stripped one). */
-int rwc_dw_has_debug_info(int fd)
+/* Whether the file's program headers are PH[0..PHNUM), those the module
+ * was loaded with: the file at the module's name is the module itself
+ * (not another one put there since, or reached from another directory). */
+static int same_file(int fd, const ElfW(Ehdr) *eh, const ElfW(Phdr) *ph, int phnum)
+{
+	ElfW(Phdr) fp[32];
+	size_t n = (size_t)phnum * sizeof fp[0];
+
+	if (phnum <= 0 || phnum > 32 || eh->e_phentsize != sizeof fp[0] || eh->e_phnum != phnum ||
+	    pread(fd, fp, n, (off_t)eh->e_phoff) != (ssize_t)n)
+		return 0;
+	for (int i = 0; i < phnum; i++)
+		if (fp[i].p_type != ph[i].p_type || fp[i].p_vaddr != ph[i].p_vaddr ||
+		    fp[i].p_memsz != ph[i].p_memsz || fp[i].p_offset != ph[i].p_offset)
+			return 0;
+	return 1;
+}
+
+int rwc_dw_has_debug_info(int fd, const ElfW(Phdr) *ph, int phnum)
 {
 	ElfW(Ehdr) eh;
 	ElfW(Shdr) sh, names;
@@ -51,6 +69,7 @@ int rwc_dw_has_debug_info(int fd)
 
 	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
 	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+	    !same_file(fd, &eh, ph, phnum) ||
 	    eh.e_shentsize != sizeof sh || eh.e_shstrndx == SHN_UNDEF || eh.e_shstrndx >= eh.e_shnum ||
 	    pread(fd, &names, sizeof names, (off_t)(eh.e_shoff + eh.e_shstrndx * sizeof sh)) != (ssize_t)sizeof names)
 		return 0;

@@ -10,6 +10,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include <link.h>
 
 #define RWC_DW_FUNCS(X)                                                      \
 	X(dwfl_begin) X(dwfl_end) X(dwfl_report_begin) X(dwfl_report_end)    \
@@ -36,8 +37,9 @@ struct rwc_dwlib {
  * loaded (then never again). */
 const struct rwc_dwlib *rwc_dwlib(void);
 
-/* Whether the ELF file open at FD has a .debug_info section (its section
- * headers read with pread, libdw not needed). */
-int rwc_dw_has_debug_info(int fd);
+/* Whether the ELF file open at FD is the module loaded with the program
+ * headers PH[0..PHNUM) and has a .debug_info section (its headers read
+ * with pread, libdw not needed). */
+int rwc_dw_has_debug_info(int fd, const ElfW(Phdr) *ph, int phnum);
 
 #endif

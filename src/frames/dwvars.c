@@ -55,6 +55,8 @@ struct dv_find {
 	uintptr_t a;        /* in: the address */
 	uintptr_t bias;     /* out: the module holding it */
 	const char *name;
+	const ElfW(Phdr) *phdr;
+	int phnum;
 	int found;
 	unsigned long long subs;
 };
@@ -74,6 +76,8 @@ static int find_phdr(struct dl_phdr_info *info, size_t size, void *arg)
 		if (ph->p_type == PT_LOAD && f->a >= lo && f->a - lo < ph->p_memsz) {
 			f->bias = info->dlpi_addr;
 			f->name = info->dlpi_name;
+			f->phdr = info->dlpi_phdr;
+			f->phnum = info->dlpi_phnum;
 			f->found = 1;
 			return 1;
 		}
@@ -87,7 +91,7 @@ static void drop_all(void);
  * drops them. */
 static void check_unloads(void)
 {
-	struct dv_find f = {0, 0, NULL, 0, 0};
+	struct dv_find f = {0, 0, NULL, NULL, 0, 0, 0};
 
 	dl_iterate_phdr(find_phdr, &f);
 	if (f.subs != subs_seen)
@@ -97,7 +101,7 @@ static void check_unloads(void)
 
 /* Maps the module file and reads its DWARF: NULL for none.  Loads libdw
  * only for a file that has DWARF. */
-static Dwarf *open_dwarf(const char *path, uintptr_t pc, Elf **elfp)
+static Dwarf *open_dwarf(const char *path, const struct dv_find *mf, uintptr_t pc, Elf **elfp)
 {
 	Elf *elf;
 	Dwarf *dw = NULL;
@@ -106,7 +110,7 @@ static Dwarf *open_dwarf(const char *path, uintptr_t pc, Elf **elfp)
 	*elfp = NULL;
 	if (fd < 0)
 		return NULL;
-	if (!rwc_dw_has_debug_info(fd) || !rwc_room_for_libdw(&pc, 1) || !(L || (L = rwc_dwlib()))) {
+	if (!rwc_dw_has_debug_info(fd, mf->phdr, mf->phnum) || !rwc_room_for_libdw(&pc, 1) || !(L || (L = rwc_dwlib()))) {
 		close(fd);
 		return NULL;
 	}
@@ -129,7 +133,7 @@ static Dwarf *open_dwarf(const char *path, uintptr_t pc, Elf **elfp)
  * table is full or PC is in no module. */
 static struct dv_mod *module_of(uintptr_t pc)
 {
-	struct dv_find f = {pc - 1, 0, NULL, 0, 0};
+	struct dv_find f = {pc - 1, 0, NULL, NULL, 0, 0, 0};
 	struct dv_mod *m;
 
 	dl_iterate_phdr(find_phdr, &f);
@@ -143,7 +147,7 @@ static struct dv_mod *module_of(uintptr_t pc)
 	m = &mods[nmods++];
 	m->bias = f.bias;
 	m->name = f.name;
-	m->dw = open_dwarf(f.name && f.name[0] ? f.name : "/proc/self/exe", pc, &m->elf);
+	m->dw = open_dwarf(f.name && f.name[0] ? f.name : "/proc/self/exe", &f, pc, &m->elf);
 	return m;
 }
 
