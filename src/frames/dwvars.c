@@ -160,7 +160,8 @@ struct dv_loc {
 };
 
 /* The location of a simple DWARF expression: DW_OP_fbreg (FB the frame
- * base), DW_OP_call_frame_cfa, DW_OP_breg<sp>, then DW_OP_plus_uconst.
+ * base), DW_OP_call_frame_cfa, DW_OP_breg<sp>, then DW_OP_plus_uconst; for
+ * the frame base itself (FB NULL) also DW_OP_reg<sp>.
  * Anything else (another register, a composite, a value): AT_NONE. */
 static struct dv_loc eval(const Dwarf_Op *e, size_t n, const struct dv_loc *fb)
 {
@@ -174,6 +175,8 @@ static struct dv_loc eval(const Dwarf_Op *e, size_t n, const struct dv_loc *fb)
 		l.base = AT_CFA;
 	else if (SP_REG >= 0 && e[0].atom == DW_OP_breg0 + SP_REG)
 		l.base = AT_SP, l.off = (int64_t)e[0].number;
+	else if (!fb && SP_REG >= 0 && e[0].atom == DW_OP_reg0 + SP_REG)
+		l.base = AT_SP; /* a frame base (clang's) that is the sp itself */
 	for (size_t i = 1; i < n && l.base != AT_NONE; i++) {
 		if (e[i].atom != DW_OP_plus_uconst)
 			return none;
