@@ -171,6 +171,30 @@ static void global_overflow(void)
 	both("global_overflow", &c, &f);
 }
 
+static void stack_variable(void)
+{
+	struct rwc_call c = {.name = "read", .shape = RWC_SHAPE_BUF, .need = RWC_NEED_WRITE, .fd = 3,
+			     .buf = (void *)0x7ffc46a39860, .count = 64};
+	struct rwc_finding f = finding(RWC_STACK_OVERFLOW, c.buf, c.count);
+
+	f.bounds.kind = RWC_HOLDER_VARIABLE;
+	f.bounds.lo = 0x7ffc46a39860;
+	f.bounds.hi = f.bounds.limit = f.bounds.lo + 16;
+	f.bounds.index = 0;
+	f.bounds.name = "name";
+	f.bounds.type = "char [16]";
+	f.bounds.decl_file = "/src/x.c";
+	f.bounds.decl_line = 12;
+	f.bounds.function = "read_name";
+	f.bounds.into = "rest";
+	f.bounds.into_type = "char [240]";
+	f.v.lo = 0x7ffc46a39860;
+	f.v.hi = f.v.lo + 64;
+	f.v.bad_lo = f.bounds.hi;
+	f.v.bad_hi = f.v.hi;
+	both("stack_variable", &c, &f);
+}
+
 static void syscall_count(void)
 {
 	struct rwc_call c = {.name = "syscall", .sysname = "read", .shape = RWC_SHAPE_BUF, .need = RWC_NEED_WRITE,
@@ -188,6 +212,7 @@ int main(void)
 	readv_unmapped();
 	heap_overflow();
 	global_overflow();
+	stack_variable();
 	syscall_count();
 	return done_testing();
 }

@@ -410,6 +410,12 @@ static void test_bounds_verdicts(void)
 	ok(rwc_stack_verdict(0x1010, 0x400, &f, &lo, &hi) == RWC_STACK_OVERFLOW && lo == 0x1068,
 	   "stack: on into the callers' frames");
 	ok(rwc_stack_verdict(0x2000, 0x400, &f, &lo, &hi) == RWC_OK, "stack: not in this frame: no verdict");
+	f.kind = RWC_HOLDER_VARIABLE; /* a variable of 16 bytes at 0x1010 */
+	f.lo = 0x1010, f.hi = f.limit = 0x1020;
+	ok(rwc_stack_verdict(0x1014, 12, &f, &lo, &hi) == RWC_OK, "stack: up to the end of the variable");
+	ok(rwc_stack_verdict(0x1014, 0x30, &f, &lo, &hi) == RWC_STACK_OVERFLOW && lo == 0x1020 && hi == 0x1044,
+	   "stack: past the variable, from its end");
+	ok(rwc_stack_verdict(0x1020, 0x30, &f, &lo, &hi) == RWC_OK, "stack: not in this variable: no verdict");
 	f.kind = RWC_HOLDER_NONE;
 	ok(rwc_stack_verdict(0x1010, 0x400, &f, &lo, &hi) == RWC_OK, "stack: no frame: no verdict");
 }

@@ -241,7 +241,7 @@ enum rwc_problem rwc_stack_verdict(uintptr_t lo, size_t n, const struct rwc_boun
 {
 	uintptr_t hi = range_end(lo, n);
 
-	if (n == 0 || b->kind != RWC_HOLDER_FRAME || lo < b->lo || lo >= b->hi || hi <= b->limit)
+	if (n == 0 || (b->kind != RWC_HOLDER_FRAME && b->kind != RWC_HOLDER_VARIABLE) || lo < b->lo || lo >= b->hi || hi <= b->limit)
 		return RWC_OK;
 	*bad_lo = b->limit > lo ? b->limit : lo;
 	*bad_hi = hi;

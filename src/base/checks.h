@@ -95,6 +95,8 @@ struct rwc_bounds {
 	const char *module;    /* global: the module that holds it */
 	const char *into;      /* the neighbouring object the overrun reaches, or NULL */
 	size_t compiler_size;  /* fortified calls: the object size the compiler saw, 0 none */
+	const char *function;  /* variable: the function (or inlined function) it belongs to */
+	const char *into_type; /* variable: the C type of into, or NULL */
 };
 
 /* A heap block as the heap check found it: where it starts, the bytes the
@@ -113,7 +115,8 @@ struct rwc_heap_block {
 enum rwc_problem rwc_heap_verdict(uintptr_t lo, size_t n, const struct rwc_heap_block *live,
 				  const struct rwc_heap_block *freed, struct rwc_bounds *b,
 				  uintptr_t *bad_lo, uintptr_t *bad_hi);
-/* Stack verdict on [lo, lo+n) held by the frame B (kind RWC_HOLDER_FRAME):
+/* Stack verdict on [lo, lo+n) held by the frame or the variable B (kind
+ * RWC_HOLDER_FRAME or RWC_HOLDER_VARIABLE, whose limit is its hi):
  * RWC_STACK_OVERFLOW when the range reaches B->limit. */
 enum rwc_problem rwc_stack_verdict(uintptr_t lo, size_t n, const struct rwc_bounds *b,
 				   uintptr_t *bad_lo, uintptr_t *bad_hi);

@@ -17,6 +17,8 @@
 #include "mapview/mapview.h"
 #include "frames/stackwalk.h"
 #include "bounds/globals.h"
+#include "base/context.h"
+#include "frames/dwvars.h"
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
@@ -140,12 +142,37 @@ static void remember(uintptr_t pc, uintptr_t sp0, const struct rwc_stack_walk *w
 	filling = 0;
 }
 
-/* The frame holding the buffer is known here: B (kind RWC_HOLDER_FRAME)
- * has lo = its sp, hi = its CFA, limit = its first save slot at or above
- * the buffer (or its CFA), pc and index (0: the caller of the I/O call). */
+/* The frame or variable holding the buffer is known here: B (kind
+ * RWC_HOLDER_FRAME: lo = its sp, hi = its CFA, limit = its first save slot
+ * at or above the buffer, or its CFA; or RWC_HOLDER_VARIABLE), pc and
+ * index (0: the caller of the I/O call). */
 static enum rwc_problem in_frame(uintptr_t p, size_t n, const struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi)
 {
 	return rwc_stack_verdict(p, n, b, blo, bhi);
+}
+
+/* When DWARF names the variable that holds P (dwvars.h), B becomes it and
+ * the walk's bounds (cached by remember()) the variable's.  A parameter
+ * passed in memory lies above the cfa of its own frame (index - 1): in
+ * the holder's outgoing arguments, so that frame is asked next; its pc
+ * is the return address saved below the holder (the walk's chain). */
+static void variable(uintptr_t p, size_t n, uintptr_t pc, struct rwc_stack_walk *w, struct rwc_bounds *b)
+{
+	struct rwc_dw_frame f = {w->b.pc, w->b.hi, w->b.lo, w->b.index};
+	int i = w->b.index;
+
+	if (!rwc_dwvars_find(&f, p, n, b)) {
+		if (i == 0 || (i > 1 && w->nchain < i - 1))
+			return;
+		f.pc = i == 1 ? pc : w->val[i - 2];
+		f.cfa = w->b.lo;
+		f.sp = 0; /* not known: only its cfa-relative variables */
+		f.index = i - 1;
+		if (!rwc_dwvars_find(&f, p, n, b))
+			return;
+	}
+	w->b.lo = b->lo;
+	w->b.limit = b->hi;
 }
 
 static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc,
@@ -169,7 +196,11 @@ static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc
 	if (r != 1)
 		return RWC_OK; /* in no frame, or no verdict */
 	*b = w.b;
-	pr = in_frame(p, n, &w.b, blo, bhi);
+	if (rwc_libs_lock()) { /* not in a signal handler or a vfork child: libdw */
+		variable(p, n, pc, &w, b);
+		rwc_libs_unlock();
+	}
+	pr = in_frame(p, n, b, blo, bhi);
 	if (pr == RWC_OK && w.nchain >= 0)
 		remember(pc, sp0, &w);
 	return pr;

@@ -6,6 +6,7 @@
 #include "report/format.h"
 
 #include <limits.h>
+#include <string.h>
 
 #include "base/knobs.h"
 
@@ -43,6 +44,55 @@ static const char *bounds_words(const struct rwc_finding *f)
 	}
 }
 
+/* "char name[16]": the C declaration of NAME with TYPE ("char [16]"). */
+static void declaration(struct rwc_fmt *o, const char *type, const char *name)
+{
+	const char *dims = type ? strstr(type, " [") : NULL;
+	size_t tn = type ? strlen(type) : 0;
+
+	if (!type) {
+		rwc_fmt_str(o, name);
+		return;
+	}
+	rwc_fmt_mem(o, type, dims ? (size_t)(dims - type) : tn);
+	if (dims || !tn || type[tn - 1] != '*')
+		rwc_fmt_char(o, ' ');
+	rwc_fmt_str(o, name);
+	if (dims)
+		rwc_fmt_str(o, dims + 1);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* "`char name[16]` (x.c:12) in frame #0 read_name, into `char rest[240]`" */
+static void variable_words(struct rwc_fmt *o, const struct rwc_bounds *b)
+{
+	rwc_fmt_char(o, '`');
+	declaration(o, b->type, b->name ? b->name : "?");
+	rwc_fmt_char(o, '`');
+	if (b->decl_file) {
+		rwc_fmt_str(o, " (");
+		rwc_fmt_str(o, base_name(b->decl_file));
+		rwc_fmt_char(o, ':');
+		rwc_fmt_i64(o, b->decl_line);
+		rwc_fmt_char(o, ')');
+	}
+	rwc_fmt_str(o, " in frame #");
+	rwc_fmt_i64(o, b->index);
+	rwc_fmt_char(o, ' ');
+	rwc_fmt_str(o, b->function ? b->function : "??");
+	if (b->into) {
+		rwc_fmt_str(o, ", into `");
+		declaration(o, b->into_type, b->into);
+		rwc_fmt_char(o, '`');
+	}
+}
+
 /* "offset " or, for an offset pointer, "*off_in = " */
 static void offset_name(struct rwc_fmt *o, const struct rwc_finding *f)
 {
@@ -69,6 +119,11 @@ void rwc_format_message(struct rwc_fmt *o, const struct rwc_call *c, const struc
 		}
 		rwc_fmt_str(o, " of ");
 		what(o, f);
+		if (f->bounds.kind == RWC_HOLDER_VARIABLE) {
+			rwc_fmt_str(o, one ? " runs past " : " run past ");
+			variable_words(o, &f->bounds);
+			return;
+		}
 		rwc_fmt_str(o, one ? " is " : " are ");
 		if (rwc_is_bounds_problem(f)) {
 			rwc_fmt_str(o, bounds_words(f));
@@ -382,6 +437,24 @@ static void bounds_text(struct rwc_fmt *o, long pid, const struct rwc_finding *f
 	}
 	if (!b->name && (b->kind == RWC_HOLDER_VARIABLE || b->kind == RWC_HOLDER_GLOBAL)) {
 		compiler_object_text(o, f);
+		return;
+	}
+	if (b->kind == RWC_HOLDER_VARIABLE) {
+		rwc_fmt_str(o, " is ");
+		rwc_fmt_u64(o, f->v.bad_lo - b->hi);
+		rwc_fmt_str(o, " bytes past the end of the variable `");
+		rwc_fmt_str(o, b->name ? b->name : "?");
+		rwc_fmt_str(o, "` (");
+		rwc_fmt_u64(o, b->hi - b->lo);
+		rwc_fmt_str(o, " bytes, ");
+		span(o, b->lo, b->hi);
+		if (b->decl_file) {
+			rwc_fmt_str(o, ", declared at ");
+			rwc_fmt_str(o, b->decl_file);
+			rwc_fmt_char(o, ':');
+			rwc_fmt_i64(o, b->decl_line);
+		}
+		rwc_fmt_str(o, ")\n");
 		return;
 	}
 	rwc_fmt_str(o, " is ");

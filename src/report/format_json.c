@@ -103,6 +103,19 @@ static void json_frames(struct rwc_fmt *o, const struct rwc_frame *fr, int nfr)
 	rwc_fmt_char(o, ']');
 }
 
+/* What every named object ends with: its range, what the overrun
+ * reaches, the compiler's size, and the closing brace. */
+static void json_object_end(struct rwc_fmt *o, int *first, const struct rwc_bounds *b)
+{
+	json_hex(o, first, "start", b->lo);
+	json_hex(o, first, "end", b->hi);
+	if (b->into)
+		json_str(o, first, "into", b->into);
+	if (b->compiler_size)
+		json_uint(o, first, "compiler_size", b->compiler_size);
+	rwc_fmt_char(o, '}');
+}
+
 /* The global object holding the buffer (after the region's '{'). */
 static void json_global(struct rwc_fmt *o, const struct rwc_bounds *b)
 {
@@ -114,13 +127,27 @@ static void json_global(struct rwc_fmt *o, const struct rwc_bounds *b)
 	json_uint(o, &first, "size", b->hi - b->lo);
 	if (b->module)
 		json_str(o, &first, "module", b->module);
-	json_hex(o, &first, "start", b->lo);
-	json_hex(o, &first, "end", b->hi);
-	if (b->into)
-		json_str(o, &first, "into", b->into);
-	if (b->compiler_size)
-		json_uint(o, &first, "compiler_size", b->compiler_size);
-	rwc_fmt_char(o, '}');
+	json_object_end(o, &first, b);
+}
+
+/* The stack variable holding the buffer: the object after '{'. */
+static void json_variable(struct rwc_fmt *o, const struct rwc_bounds *b)
+{
+	int first = 1;
+
+	json_str(o, &first, "kind", "stack-variable");
+	json_str(o, &first, "name", b->name ? b->name : "?");
+	if (b->type)
+		json_str(o, &first, "type", b->type);
+	json_uint(o, &first, "size", b->hi - b->lo);
+	if (b->decl_file) {
+		json_str(o, &first, "decl_file", b->decl_file);
+		json_int(o, &first, "decl_line", b->decl_line);
+	}
+	json_int(o, &first, "frame", b->index);
+	if (b->function)
+		json_str(o, &first, "function", b->function);
+	json_object_end(o, &first, b);
 }
 
 /* The heap block or stack frame holding the buffer. */
@@ -132,6 +159,10 @@ static void json_bounds(struct rwc_fmt *o, const struct rwc_finding *f)
 	rwc_fmt_char(o, '{');
 	if (b->kind == RWC_HOLDER_GLOBAL && b->name) {
 		json_global(o, b);
+		return;
+	}
+	if (b->kind == RWC_HOLDER_VARIABLE && b->name) {
+		json_variable(o, b);
 		return;
 	}
 	json_str(o, &first, "kind", b->kind == RWC_HOLDER_FRAME      ? "stack-frame"
