@@ -9,7 +9,8 @@
  * fortified build calls the __*_chk twins (their bad half: the second
  * page read-only).
  *
- *   victim_capacity CASE good|bad -> "site FUNC LINE", "result RET ERRNO" */
+ *   victim_capacity CASE good|bad -> "site FUNC LINE", "result RET ERRNO"
+ *   (errno after the call, 0 when the call left it alone) */
 #define _GNU_SOURCE 1
 #include <dirent.h>
 #include <errno.h>
@@ -372,7 +373,7 @@ int main(int argc, char **argv)
 			cases[i].fn();
 			e = errno;
 			cleanup();
-			printf("result %ld %s\n", r, r < 0 ? strerrorname_np(e) : "-");
+			printf("result %ld %s\n", r, e ? strerrorname_np(e) : "0");
 			return 0;
 		}
 	return 2;
