@@ -158,14 +158,21 @@ static void arg_count(struct rwc_fmt *o, const char *name, uint64_t v)
 	rwc_fmt_u64(o, v);
 }
 
-/* The argument list (common.h): pointers and the integers shown; the
+/* The argument list (common.h): pointers and the integers shown, in the
+ * call's order (an in/out length, checked first, after its buffer); the
  * first without a comma when the call has no descriptor. */
 static void args_text(struct rwc_fmt *o, const struct rwc_call *c)
 {
-	for (unsigned i = 0; i < c->nargs; i++) {
-		const struct rwc_arg *a = &c->args[i];
+	for (unsigned k = 0; k < c->nargs; k++) {
+		unsigned i = k;
+		const struct rwc_arg *a;
 
-		if (i || !c->no_fd || c->shape != RWC_SHAPE_ARGS)
+		if (k + 1 < c->nargs && c->args[k + 1].lenp && c->args[k + 1].lenp == c->args[k].p)
+			i = k + 1; /* the buffer first, then its length */
+		else if (k && c->args[k].lenp && c->args[k].lenp == c->args[k - 1].p)
+			i = k - 1;
+		a = &c->args[i];
+		if (k || !c->no_fd || c->shape != RWC_SHAPE_ARGS)
 			rwc_fmt_str(o, ", ");
 		rwc_fmt_str(o, a->name);
 		rwc_fmt_char(o, '=');
