@@ -122,6 +122,15 @@ def check_good(v, prog, case, mode="good"):
        base.describe() + r.describe())
 
 
+# An in/out length is read only once proved readable: with the maps check
+# off, an addrlen in a PROT_NONE page is neither read nor reported.
+for v, prog in VARIANTS[:2]:
+    base = run(prog, "accept_addrlen", "bad", preload=False)
+    r = Run([os.path.join(BUILD, "tests", prog), "accept_addrlen", "bad"], env={"RWCHECK_CHECKS": "-maps"})
+    ok(r.status == 0 and not r.reports and r.results == base.results and r.results,
+       "%s accept_addrlen bad, maps check off: the unreadable addrlen is not read, no report, same result"
+       % v, base.describe() + r.describe())
+
 fortified = os.path.join(BUILD, "tests", "victim_capacity_fortify")
 imports = [w.split("@")[0] for w in subprocess.run(
     ["nm", "-D", "--undefined-only", fortified], stdout=subprocess.PIPE).stdout.decode().split()]
