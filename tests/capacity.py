@@ -60,9 +60,23 @@ CASES = {
     "syscall_readlink": ("syscall", "buf", HEAP, 24, 255, True),
     "syscall_epoll_pwait": ("syscall", "events", HEAP, 24, 767, True),
     "syscall_getsockopt": ("syscall", "optval", HEAP, 24, 63, True),
+    "syscall_getcwd": ("syscall", "buf", HEAP, 24, 4095, False),
+    "syscall_getdents64": ("syscall", "dirp", HEAP, 56, 4095, True),
+    "syscall_getxattr": ("syscall", "value", HEAP, 24, 255, False),
+    "syscall_sched_getaffinity": ("syscall", "mask", HEAP, 24, 27, False),
+    "syscall_pselect6": ("syscall", "readfds", HEAP, 136, 143, False),
+    "syscall_accept4": ("syscall", "addr", HEAP, 24, SS - 1, True),
+    "syscall_recvfrom": ("syscall", "src_addr", HEAP, 24, SS - 1, True),
+    "syscall_sendto": ("syscall", "dest_addr", HEAP, 24, SS - 1, True),
+    "syscall_connect": ("syscall", "addr", HEAP, 24, SS - 1, True),
+    "syscall_msgrcv": ("syscall", "msgp", HEAP, 24, 71, False),
 }
 SYSCALL = {"syscall_readlink": "readlinkat", "syscall_epoll_pwait": "epoll_pwait",
-           "syscall_getsockopt": "getsockopt"}
+           "syscall_getsockopt": "getsockopt", "syscall_getcwd": "getcwd",
+           "syscall_getdents64": "getdents64", "syscall_getxattr": "getxattr",
+           "syscall_sched_getaffinity": "sched_getaffinity", "syscall_pselect6": "pselect6",
+           "syscall_accept4": "accept4", "syscall_recvfrom": "recvfrom", "syscall_sendto": "sendto",
+           "syscall_connect": "connect", "syscall_msgrcv": "msgrcv"}
 # the fortified twins: (plain call, __*_chk, arg); bad: fbuf's second page read-only
 FORT = {"fort_readlink": ("readlink", "__readlink_chk", "buf"),
         "fort_readlinkat": ("readlinkat", "__readlinkat_chk", "buf"),

@@ -297,6 +297,63 @@ static void c_syscall_getsockopt(void)
 	int *v = blk(24, 64);
 	SITE(); r = syscall(SYS_getsockopt, s, SOL_SOCKET, SO_TYPE, v, &l); r = r ? r : *v * 100 + (long)l;
 }
+static void c_syscall_getcwd(void) { char *b = blk(24, 4096); SITE(); r = syscall(SYS_getcwd, b, 4096); }
+static void c_syscall_getdents64(void)
+{
+	char *b = blk(56, 4096);
+	int fd = open(empty, O_RDONLY | O_DIRECTORY);
+	SITE(); r = syscall(SYS_getdents64, fd, b, 4096);
+}
+static void c_syscall_getxattr(void) { char *b = blk(24, 256); SITE(); r = syscall(SYS_getxattr, file, "user.rwc", b, 256); }
+static void c_syscall_sched_getaffinity(void) { void *m = blk(24, 28); SITE(); r = syscall(SYS_sched_getaffinity, 0, 28, m); }
+static void c_syscall_pselect6(void)
+{
+	fd_set *s = blk(136, 144);
+	struct timespec t = {0, 0};
+	memset(s, 0, bad ? 136 : 144);
+	SITE(); r = syscall(SYS_pselect6, 1100, s, NULL, NULL, &t, NULL);
+}
+static void c_syscall_accept4(void)
+{
+	struct sockaddr_in sa;
+	int s = listener(SOCK_STREAM, &sa);
+	socklen_t l = SS;
+	void *a = blk(24, SS);
+	SITE(); r = syscall(SYS_accept4, s, a, &l, 0);
+}
+static void c_syscall_recvfrom(void)
+{
+	struct sockaddr_in sa;
+	int u = listener(SOCK_DGRAM, &sa), s = socket(AF_INET, SOCK_DGRAM, 0);
+	socklen_t l = SS;
+	char b[8];
+	void *a = blk(24, SS);
+	sendto(s, "hi", 2, 0, (struct sockaddr *)&sa, sizeof sa);
+	SITE(); r = syscall(SYS_recvfrom, u, b, sizeof b, 0, a, &l); r = r < 0 ? r : r * 1000 + (long)l;
+}
+static void c_syscall_sendto(void)
+{
+	struct sockaddr_in sa, *a = blk(24, SS);
+	int u = listener(SOCK_DGRAM, &sa), s = socket(AF_INET, SOCK_DGRAM, 0);
+	memcpy(a, &sa, sizeof sa);
+	SITE(); r = syscall(SYS_sendto, s, "hi", 2, 0, a, SS); close(u);
+}
+static void c_syscall_connect(void)
+{
+	struct sockaddr_in sa, *a = blk(24, SS);
+	int l = listener(SOCK_STREAM, &sa), s = socket(AF_INET, SOCK_STREAM, 0);
+	memcpy(a, &sa, sizeof sa);
+	SITE(); r = syscall(SYS_connect, s, a, SS); close(l);
+}
+static void c_syscall_msgrcv(void)
+{
+	int q = msgget(IPC_PRIVATE, 0600);
+	void *b = blk(24, sizeof(long) + 64);
+	if (q < 0)
+		exit(77);
+	SITE(); r = syscall(SYS_msgrcv, q, b, 64, 0, IPC_NOWAIT);
+	msgctl(q, IPC_RMID, NULL);
+}
 
 /* The fortified twins: fbuf's size is known; the bad half makes its
  * second page read-only (each call leaves it unwritten). */
@@ -327,7 +384,9 @@ static const struct { const char *name; void (*fn)(void); } cases[] = {
 	C(select), C(pselect), C(accept), C(accept4), C(accept_addrlen),
 	C(getsockname), C(getpeername), C(getsockopt), C(setsockopt), C(bind), C(connect),
 	C(sendto), C(recvfrom), C(mq_receive), C(mq_timedreceive), C(msgrcv),
-	C(syscall_readlink), C(syscall_epoll_pwait), C(syscall_getsockopt),
+	C(syscall_readlink), C(syscall_epoll_pwait), C(syscall_getsockopt), C(syscall_getcwd),
+	C(syscall_getdents64), C(syscall_getxattr), C(syscall_sched_getaffinity), C(syscall_pselect6),
+	C(syscall_accept4), C(syscall_recvfrom), C(syscall_sendto), C(syscall_connect), C(syscall_msgrcv),
 	C(fort_readlink), C(fort_readlinkat), C(fort_getcwd), C(fort_gethostname),
 	C(fort_getdomainname), C(fort_getgroups), C(fort_poll), C(fort_ppoll),
 };
