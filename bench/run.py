@@ -35,6 +35,10 @@ LINES = [
     ("malloc 64 B, read 1 B into it, free", ["freshread", 300000], 1.05),
     ("read 1 B into a 64 B global", ["globalread", 300000], 1.05),
     ("read 1 B into a stack variable", ["stackread", 300000], 1.05),
+    # the calls that hand the kernel a capacity (issue 15), nothing ready
+    ("epoll_wait, 64 events, empty set", ["epollwait", 300000], 1.05),
+    ("poll, 4 fds, none ready", ["poll4", 300000], 1.05),
+    ("select, 1 fd, none ready", ["select1", 300000], 1.05),
 ]
 
 # Lines whose noise here is large next to what the library adds get more

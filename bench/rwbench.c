@@ -5,6 +5,7 @@
  *   rwbench WORKLOAD [ITERATIONS] */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <spawn.h>
@@ -12,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/select.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -248,6 +251,40 @@ static void w_small(void)
 	}
 }
 
+/* The calls that hand the kernel a capacity (issue 15), nothing ready:
+ * epoll_wait of an empty set into 64 events, poll of 4 pipe ends, select
+ * of one pipe end; each returns at once. */
+static void w_epollwait(void)
+{
+	static struct epoll_event ev[64];
+	int ep = epoll_create1(0);
+	if (ep < 0)
+		die("epoll_create1");
+	LOOP(if (epoll_wait(ep, ev, 64, 0) != 0) die("epoll_wait"));
+}
+
+static void w_poll4(void)
+{
+	struct pollfd fds[4];
+	int p[2];
+	if (pipe(p))
+		die("pipe");
+	for (int i = 0; i < 4; i++)
+		fds[i] = (struct pollfd){.fd = p[0], .events = POLLIN};
+	LOOP(if (poll(fds, 4, 0) != 0) die("poll"));
+}
+
+static void w_select1(void)
+{
+	fd_set r;
+	struct timeval t;
+	int p[2];
+	if (pipe(p))
+		die("pipe");
+	LOOP(FD_ZERO(&r); FD_SET(p[0], &r); t.tv_sec = 0; t.tv_usec = 0;
+	     if (select(p[0] + 1, &r, NULL, NULL, &t) != 0) die("select"));
+}
+
 /* RWBENCH_PAD=k: k more mappings in the process before the workload.
  * The kernel keeps mappings in a maple tree whose cost for one mmap or
  * munmap depends on where that mapping falls among its nodes: one
@@ -301,6 +338,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(w, "readvsep")) w_readvsep();
 	else if (!strcmp(w, "freshread")) w_freshread();
 	else if (!strcmp(w, "one")) stack_read();
+	else if (!strcmp(w, "epollwait")) w_epollwait();
+	else if (!strcmp(w, "poll4")) w_poll4();
+	else if (!strcmp(w, "select1")) w_select1();
 	else {
 		fprintf(stderr, "usage: rwbench WORKLOAD [ITERATIONS]\n");
 		return 2;

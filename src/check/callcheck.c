@@ -1,7 +1,8 @@
 /* callcheck.c: the checks of one call, shape by shape (see check.h): the
  * counts and offsets, the arrays the checks must read (proved readable
  * first), then every buffer: its mapping (mapview.h), then its heap block
- * or stack frame (bounds.h).  The first problem wins. */
+ * or stack frame (bounds.h); then the call's argument list (capacities,
+ * in/out lengths).  The first problem wins. */
 #include "config.h"
 
 #include "check/check.h"
@@ -252,22 +253,35 @@ static enum rwc_problem check_pvm(const struct rwc_call *c, struct rwc_finding *
 	return RWC_OK;
 }
 
-enum rwc_problem rwc_check_call(const struct rwc_call *c, struct rwc_finding *f)
+/* The argument list (common.h): each argument in order; an in/out
+ * length is read only once proved readable (its own entry, earlier in the
+ * list, checked it when the maps check is on; asked here again when off).
+ * f->count is the capacity checked. */
+static enum rwc_problem check_args(const struct rwc_call *c, struct rwc_finding *f)
+{
+	for (unsigned i = 0; i < c->nargs; i++) {
+		const struct rwc_arg *a = &c->args[i];
+		size_t n = a->n;
+		struct rwc_verdict v;
+
+		if (a->kind != RWC_ARG_MEM || !a->p)
+			continue;
+		if (a->lenp) {
+			if (!(rwc_checks & RWC_CHECK_MAPS) &&
+			    rwc_map_verdict((uintptr_t)a->lenp, sizeof(socklen_t), RWC_NEED_READ, &v) != RWC_OK)
+				continue;
+			n = *(const socklen_t *)a->lenp;
+		}
+		if (n && memn(c, a->p, n, a->need, f, a->name, -1))
+			return f->problem;
+	}
+	return RWC_OK;
+}
+
+static enum rwc_problem check_shape(const struct rwc_call *c, struct rwc_finding *f)
 {
 	enum rwc_problem p;
 
-	f->problem = RWC_OK;
-	f->what = "buf";
-	f->iov_index = -1;
-	f->buf = c->buf;
-	f->count = c->count;
-	f->total = 0;
-	f->v.problem = RWC_OK;
-	f->bounds.kind = RWC_HOLDER_NONE;
-	f->origin = NULL;
-	f->norigin = 0;
-	f->msg_index = -1;
-	f->offset_what = NULL;
 	switch (c->shape) {
 	case RWC_SHAPE_BUF:
 		if ((p = rwc_check_count(c->count)) && (rwc_checks & RWC_CHECK_COUNT))
@@ -286,7 +300,30 @@ enum rwc_problem rwc_check_call(const struct rwc_call *c, struct rwc_finding *f)
 		return check_xfer(c, f);
 	case RWC_SHAPE_PVM:
 		return check_pvm(c, f);
+	case RWC_SHAPE_ARGS:
+		break;
 	}
 	return RWC_OK;
+}
+
+enum rwc_problem rwc_check_call(const struct rwc_call *c, struct rwc_finding *f)
+{
+	enum rwc_problem p;
+
+	f->problem = RWC_OK;
+	f->what = "buf";
+	f->iov_index = -1;
+	f->buf = c->buf;
+	f->count = c->count;
+	f->total = 0;
+	f->v.problem = RWC_OK;
+	f->bounds.kind = RWC_HOLDER_NONE;
+	f->origin = NULL;
+	f->norigin = 0;
+	f->msg_index = -1;
+	f->offset_what = NULL;
+	if ((p = check_shape(c, f)) != RWC_OK)
+		return p;
+	return c->nargs ? check_args(c, f) : RWC_OK;
 }
 

@@ -21,6 +21,7 @@
 #include "entry/call.h"
 #include "bounds/bounds.h"
 #include "entry/fastpath.h"
+#include "entry/args.h"
 #include "base/real.h"
 
 #define ENTRY __attribute__((visibility("default"), noinline))
@@ -130,29 +131,39 @@
 		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len), OBJ(buflen));  \
 		return REAL(n)(fd, buf, len, buflen, flags);            \
 	}
+/* recvfrom's src_addr and sendto's dest_addr: an argument list (args.h). */
+#define SRC_ADDR const struct rwc_arg a_[] = {RWC_ADDR_OUT("src_addr", RWC_SOCKADDR_PTR(addr), alen)}
+#define GOODA() rwc_fast_args(a_, sizeof a_ / sizeof a_[0], SP, RA)
+#define ARGS .args = a_, .nargs = sizeof a_ / sizeof a_[0]
 #define RWC_RECVFROM(n)                                                 \
 	ENTRY ssize_t n(int fd, void *__restrict buf, size_t len, int flags, \
 			__SOCKADDR_ARG addr, socklen_t *__restrict alen) \
 	{                                                               \
-		FAST(GOOD(buf, len, RWC_NEED_WRITE), REAL(n)(fd, buf, len, flags, addr, alen)); \
-		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
+		SRC_ADDR;                                               \
+		FAST(GOOD(buf, len, RWC_NEED_WRITE) && GOODA(),         \
+		     REAL(n)(fd, buf, len, flags, addr, alen));         \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len), ARGS);         \
 		return REAL(n)(fd, buf, len, flags, addr, alen);        \
 	}
 #define RWC_RECVFROM_CHK(n)                                             \
 	ENTRY ssize_t n(int fd, void *__restrict buf, size_t len, size_t buflen, \
 			int flags, __SOCKADDR_ARG addr, socklen_t *__restrict alen) \
 	{                                                               \
-		FAST(GOOD(buf, len, RWC_NEED_WRITE) && len <= buflen,   \
+		SRC_ADDR;                                               \
+		FAST(GOOD(buf, len, RWC_NEED_WRITE) && len <= buflen && GOODA(), \
 		     REAL(n)(fd, buf, len, buflen, flags, addr, alen)); \
-		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len), OBJ(buflen));  \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len), OBJ(buflen), ARGS); \
 		return REAL(n)(fd, buf, len, buflen, flags, addr, alen); \
 	}
 #define RWC_SENDTO(n)                                                   \
 	ENTRY ssize_t n(int fd, const void *buf, size_t len, int flags, \
 			__CONST_SOCKADDR_ARG addr, socklen_t alen)      \
 	{                                                               \
-		FAST(GOOD(buf, len, RWC_NEED_READ), REAL(n)(fd, buf, len, flags, addr, alen)); \
-		CHECK(BUFC(n, RWC_NEED_READ, buf, len));                \
+		const struct rwc_arg a_[] = {RWC_MEM("dest_addr", RWC_SOCKADDR_PTR(addr), alen, \
+						     RWC_NEED_READ), RWC_INT("addrlen", alen)}; \
+		FAST(GOOD(buf, len, RWC_NEED_READ) && GOODA(),          \
+		     REAL(n)(fd, buf, len, flags, addr, alen));         \
+		CHECK(BUFC(n, RWC_NEED_READ, buf, len), ARGS);          \
 		return REAL(n)(fd, buf, len, flags, addr, alen);        \
 	}
 #define RWC_MSG(n, nd, mt)                                              \
@@ -242,5 +253,8 @@
 		CHECK_OR(NULL, STDIOC(n, RWC_NEED_WRITE, s, cnt), OBJ(size)); \
 		return REAL(n)(s, size, k, stream);                     \
 	}
+
+/* Written by hand in capacity.c, readiness.c, sockaddr.c. */
+#define RWC_CAP(n, file)
 
 #include "base/entries.def"

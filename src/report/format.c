@@ -119,6 +119,11 @@ void rwc_format_message(struct rwc_fmt *o, const struct rwc_call *c, const struc
 		}
 		rwc_fmt_str(o, " of ");
 		what(o, f);
+		if (c->nargs && f->buf != c->buf) { /* an argument of the list: its capacity */
+			rwc_fmt_str(o, " (");
+			rwc_fmt_u64(o, f->count);
+			rwc_fmt_str(o, " bytes)");
+		}
 		if (f->bounds.kind == RWC_HOLDER_VARIABLE) {
 			rwc_fmt_str(o, one ? " runs past " : " run past ");
 			variable_words(o, &f->bounds);
@@ -214,6 +219,31 @@ static void arg_count(struct rwc_fmt *o, const char *name, uint64_t v)
 	rwc_fmt_u64(o, v);
 }
 
+/* The argument list (common.h): pointers and the integers shown, in the
+ * call's order (an in/out length, checked first, after its buffer); the
+ * first without a comma when the call has no descriptor. */
+static void args_text(struct rwc_fmt *o, const struct rwc_call *c)
+{
+	for (unsigned k = 0; k < c->nargs; k++) {
+		unsigned i = k;
+		const struct rwc_arg *a;
+
+		if (k + 1 < c->nargs && c->args[k + 1].lenp && c->args[k + 1].lenp == c->args[k].p)
+			i = k + 1; /* the buffer first, then its length */
+		else if (k && c->args[k].lenp && c->args[k].lenp == c->args[k - 1].p)
+			i = k - 1;
+		a = &c->args[i];
+		if (k || !c->no_fd || c->shape != RWC_SHAPE_ARGS)
+			rwc_fmt_str(o, ", ");
+		rwc_fmt_str(o, a->name);
+		rwc_fmt_char(o, '=');
+		if (a->kind == RWC_ARG_INT)
+			rwc_fmt_i64(o, (int64_t)a->n);
+		else
+			rwc_fmt_hex(o, (uintptr_t)a->p);
+	}
+}
+
 static void call_text(struct rwc_fmt *o, const struct rwc_call *c)
 {
 	rwc_fmt_str(o, c->name);
@@ -232,10 +262,12 @@ static void call_text(struct rwc_fmt *o, const struct rwc_call *c)
 		arg_int(o, "fd_in", c->fd);
 		rwc_fmt_str(o, ", ");
 		arg_int(o, "fd_out", c->fd2);
-	} else {
+	} else if (!c->no_fd) {
 		arg_int(o, "fd", c->fd);
 	}
 	switch (c->shape) {
+	case RWC_SHAPE_ARGS:
+		break;
 	case RWC_SHAPE_BUF:
 		arg_ptr(o, "buf", c->buf);
 		arg_count(o, "count", c->count);
@@ -268,6 +300,7 @@ static void call_text(struct rwc_fmt *o, const struct rwc_call *c)
 		rwc_fmt_str(o, ", ");
 		arg_int(o, "offset", c->offset);
 	}
+	args_text(o, c);
 	rwc_fmt_char(o, ')');
 }
 

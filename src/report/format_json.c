@@ -207,7 +207,8 @@ void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		json_str(o, &first, "syscall", c->sysname);
 	json_str(o, &first, "problem", rwc_problem_name(f->problem));
 	json_int(o, &first, "pid", pid);
-	json_int(o, &first, "fd", c->shape == RWC_SHAPE_PVM || c->stream ? -1 : c->fd);
+	if (!c->no_fd)
+		json_int(o, &first, "fd", c->shape == RWC_SHAPE_PVM || c->stream ? -1 : c->fd);
 	if (c->shape == RWC_SHAPE_PVM)
 		json_int(o, &first, "target_pid", c->fd);
 	json_hex(o, &first, "buf", (uintptr_t)f->buf);
@@ -224,7 +225,9 @@ void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		json_int(o, &first, "msg_index", f->msg_index);
 	if (f->iov_index >= 0)
 		json_int(o, &first, "iov_index", f->iov_index);
-	if (c->shape != RWC_SHAPE_BUF)
+	if (c->nargs)
+		json_str(o, &first, "arg", f->what);
+	else if (c->shape != RWC_SHAPE_BUF)
 		json_str(o, &first, "what", f->what);
 	json_str(o, &first, "message", msg);
 	if (rwc_is_memory_problem(f) || rwc_is_bounds_problem(f)) {
