@@ -124,7 +124,7 @@ void rwc_format_message(struct rwc_fmt *o, const struct rwc_call *c, const struc
 			rwc_fmt_u64(o, f->count);
 			rwc_fmt_str(o, " bytes)");
 		}
-		if (f->bounds.kind == RWC_HOLDER_VARIABLE) {
+		if (rwc_is_bounds_problem(f) && f->bounds.kind == RWC_HOLDER_VARIABLE && f->bounds.name) {
 			rwc_fmt_str(o, one ? " runs past " : " run past ");
 			variable_words(o, &f->bounds);
 			return;
