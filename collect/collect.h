@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct group {
 	char *key;       /* problem + call (+ syscall) + frame identities */
@@ -27,15 +28,51 @@ struct run {
 	                           * (valid until collect_sort) */
 };
 
-/* Adds one JSON record (a report or a repeat count) to R.  A repeat count
+/* Adds one JSON record (returns 1 when it starts a new call site) (a report or a repeat count) to R.  A repeat count
  * is added to the group of the report its process made from the same
  * caller, entry point and problem; it follows that report in the log. */
-void collect_record(struct run *r, json_t *rec);
+int collect_record(struct run *r, json_t *rec);
 
 /* Groups, most frequent first. */
 void collect_sort(struct run *r);
 
-/* Writes the SARIF 2.1.0 log of R to PATH: 0, or -1 with errno. */
-int sarif_write(const struct run *r, const char *path, const char *version);
+/* One summary line of a call site: count, problem, call, caller, pids. */
+void collect_print_site(FILE *out, const struct group *g);
+
+/* Following a log directory while its processes write to it. */
+struct follow {
+	struct run *r;
+	const char *dir;
+	FILE *out;
+	int json;        /* print JSON lines only */
+	int quiet;       /* print no report (warnings still) */
+	int every;       /* print every report, not only each site's first */
+	struct seen {
+		char *name;
+		long long off; /* complete lines read so far */
+	} *files;
+	size_t nfiles, cap;
+};
+
+/* Reads what was appended to DIR/rwcheck.* since the last scan (complete
+ * lines only), adds it to the run and prints each new report. */
+void follow_scan(struct follow *fl);
+void follow_free(struct follow *fl);
+
+/* Runs ARGV (run.c) with LIB preloaded, following FL meanwhile; returns
+ * its status as a shell gives it; run_signal(): the last signal forwarded. */
+int run_command(char **argv, const char *lib, struct follow *fl);
+int run_signal(void);
+
+/* Writes the SARIF 2.1.0 log of R to PATH, merged with the results
+ * already there (under a lock: parallel wrappers of one run), with URIs
+ * relative to SRCROOT (NULL: the current directory): 0, or -1 with errno. */
+int sarif_write(const struct run *r, const char *path, const char *version, const char *srcroot);
+
+/* The I-th problem name (NULL past the last). */
+const char *sarif_rule_name(int i);
+
+/* rwcheck-collect --check-supp=FILE (suppcheck.c). */
+int supp_check(const char *path);
 
 #endif

@@ -113,7 +113,12 @@ static json_t *result(const struct group *g)
 	return res;
 }
 
-int sarif_write(const struct run *r, const char *path, const char *version)
+const char *sarif_rule_name(int i)
+{
+	return i >= 0 && (size_t)i < NRULES ? rules[i].id : NULL;
+}
+
+int sarif_write(const struct run *r, const char *path, const char *version, const char *srcroot)
 {
 	json_t *ruleset = json_array(), *results = json_array(), *log;
 	int rc;

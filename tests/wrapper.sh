@@ -92,8 +92,8 @@ c=$(ls "$ld" | grep -c '^rwcheck\.[0-9]*\.json$')
 t "$([ "$c" = 2 ]; echo $?)" "--log-dir keeps one JSON log per reporting process (got $c)"
 
 "$W" --format=json -- "$B" >/dev/null 2>"$err"
-python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]; sys.exit(0 if len(r)==1 and r[0]["problem"]=="buf-unmapped" else 1)' "$err"
-t $? "--format=json: the report as one JSON line"
+python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; sys.exit(0 if len(r)==2 and r[0]["problem"]=="buf-unmapped" and r[1]["summary"]["bad_calls"]==1 else 1)' "$err"
+t $? "--format=json: only JSON lines: the report, then the summary object"
 
 "$W" --gen-suppressions -- "$B" >/dev/null 2>"$err"
 sed -n '/^{$/,/^}$/p' "$err" >"$supp"
