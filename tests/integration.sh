@@ -28,6 +28,16 @@ grep -q 'bytes 64..4095 of buf are not mapped \[buf-unmapped\]' parse-header.log
 	grep -q 'in read_header .*parse-header.c:[0-9]' parse-header.log
 t $? "... whose log has the report, at read_header's line"
 
+# Both README recipes at once: rwcheck -- make check over LOG_COMPILER.
+rm -f parse-header.log parse-ok.log
+"$W" -- make check RWCHECK="$W" >nest.log 2>nest.err; st=$?
+t "$([ $st != 0 ] && grep -q '^FAIL: parse-header' nest.log && grep -q '^PASS: parse-ok' nest.log; echo $?)" \
+	"nested under rwcheck -- make check: parse-header alone fails (got $st)"
+t "$(grep -q 'bytes 64..4095 of buf are not mapped \[buf-unmapped\]' parse-header.log && ! grep -q '^{' parse-header.log; echo $?)" \
+	"... its log holds the text report, no JSON"
+t "$(tail -n 1 nest.err | grep -qx 'rwcheck: 1 bad call from 1 call site in 1 process'; echo $?)" \
+	"... and the outer summary counts the bad call once ($(tail -n 1 nest.err))"
+
 make check RWCHECK="$W" RWCHECK_FLAGS="--suppressions=$work/known-bugs.supp" >supp.log 2>&1; st=$?
 t "$([ $st = 0 ]; echo $?)" "with the bad call suppressed the suite passes"
 echo "1..$n"
