@@ -39,6 +39,24 @@ void collect_sort(struct run *r);
 /* One summary line of a call site: count, problem, call, caller, pids. */
 void collect_print_site(FILE *out, const struct group *g);
 
+/* The command's processes, sampled from /proc while it runs (ptree.c). */
+struct ptree {
+	long root;               /* the command's pid; 0 before it starts */
+	const char *lib;         /* the library's real path, as in maps */
+	char self[256];          /* this program's path */
+	struct proc {
+		long pid;
+		int with;        /* the library is in its address space */
+		char exe[256];
+	} *v;                    /* each (pid, executable) once */
+	size_t n, cap;
+};
+void ptree_scan(struct ptree *pt);
+/* Distinct processes seen with (WITH=1) or without the library. */
+size_t ptree_count(struct ptree *pt, int with);
+/* A warning on stderr when CMD (found in PATH) is static or setuid. */
+void ptree_check_exe(const char *cmd);
+
 /* Following a log directory while its processes write to it. */
 struct follow {
 	struct run *r;
@@ -47,6 +65,7 @@ struct follow {
 	int json;        /* print JSON lines only */
 	int quiet;       /* print no report (warnings still) */
 	int every;       /* print every report, not only each site's first */
+	struct ptree *pt;    /* NULL: no sampling */
 	struct seen {
 		char *name;
 		long long off; /* complete lines read so far */

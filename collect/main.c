@@ -137,7 +137,7 @@ static void remove_dir(const char *dir)
 	rmdir(dir);
 }
 
-static void summary_json(FILE *out, const struct run *r)
+static void summary_json(FILE *out, const struct run *r, size_t with, size_t without)
 {
 	json_t *sites = json_array(), *s;
 
@@ -154,8 +154,9 @@ static void summary_json(FILE *out, const struct run *r)
 		if (s)
 			json_array_append_new(sites, s);
 	}
-	s = json_pack("{s:{s:I,s:I,s:I,s:o}}", "summary", "bad_calls", (json_int_t)r->bad, "call_sites",
-		      (json_int_t)r->n, "processes", (json_int_t)r->npids, "sites", sites);
+	s = json_pack("{s:{s:I,s:I,s:I,s:I,s:I,s:o}}", "summary", "bad_calls", (json_int_t)r->bad, "call_sites",
+		      (json_int_t)r->n, "processes", (json_int_t)r->npids, "processes_with_library",
+		      (json_int_t)with, "processes_without_library", (json_int_t)without, "sites", sites);
 	if (s) {
 		char *t = json_dumps(s, JSON_COMPACT);
 		if (t)
@@ -165,14 +166,47 @@ static void summary_json(FILE *out, const struct run *r)
 	json_decref(s);
 }
 
-static void summary(FILE *out, const struct opts *o, const struct run *r)
+/* Processes that ran with the library: sampled, or seen in the logs. */
+static size_t checked(struct ptree *pt, const struct run *r)
 {
+	size_t c = ptree_count(pt, 1);
+
+	for (size_t i = 0; i < r->npids; i++) {
+		int seen = 0;
+		for (size_t j = 0; j < pt->n && !seen; j++)
+			seen = pt->v[j].with && pt->v[j].pid == r->pids[i];
+		c += (size_t)!seen;
+	}
+	return c;
+}
+
+static void unchecked_line(FILE *out, struct ptree *pt, size_t without)
+{
+	int shown = 0;
+
+	fprintf(out, "rwcheck: warning: %zu process%s ran without the library, unchecked:", without,
+		without == 1 ? "" : "es");
+	for (size_t i = 0; i < pt->n && shown < 3; i++)
+		if (!pt->v[i].with)
+			fprintf(out, "%s %s (pid %ld)", shown++ ? "," : "", pt->v[i].exe, pt->v[i].pid);
+	fprintf(out, "%s; LD_PRELOAD was taken from their environment (env -i, a test harness "
+		     "that sets its own), or they are static or setuid\n", without > 3 ? ", ..." : "");
+}
+
+static void summary(FILE *out, const struct opts *o, const struct run *r, struct ptree *pt)
+{
+	size_t without = ptree_count(pt, 0), with = checked(pt, r);
+
 	if (strcmp(o->format, "json") == 0) {
-		summary_json(out, r);
+		summary_json(out, r, with, without);
 		return;
 	}
+	if (without)
+		unchecked_line(out, pt, without);
 	if (!r->bad)
 		return;
+	if (!o->quiet)
+		fprintf(out, "rwcheck: at least %zu process%s ran with the library\n", with, with == 1 ? "" : "es");
 	if (!o->quiet && r->n)
 		fprintf(out, "rwcheck: bad calls by call site, most frequent first:\n");
 	for (size_t i = 0; !o->quiet && i < r->n; i++)
@@ -186,6 +220,8 @@ int main(int argc, char **argv)
 	struct opts o = {.format = "text", .error_exitcode = 1};
 	struct run r = {0};
 	struct follow fl = {0};
+	struct ptree pt = {0};
+	char *real = NULL;
 	int rc = 0, status = 0;
 
 	if (argc == 2 && strcmp(argv[1], "--probe") == 0)
@@ -206,12 +242,15 @@ int main(int argc, char **argv)
 	fl.json = strcmp(o.format, "json") == 0;
 	fl.quiet = o.quiet;
 	fl.every = o.every;
-	if (o.lib)
+	if (o.lib) {
+		pt.lib = (real = realpath(o.lib, NULL)) ? real : o.lib;
+		fl.pt = &pt;
 		status = run_command(o.cmd, o.lib, &fl);
+	}
 	else
 		follow_scan(&fl);
 	collect_sort(&r);
-	summary(fl.out, &o, &r);
+	summary(fl.out, &o, &r, &pt);
 	fflush(fl.out);
 	if (o.outer)
 		hand_over(&fl, o.outer);
@@ -232,6 +271,8 @@ int main(int argc, char **argv)
 	json_decref(r.other);
 	json_decref(r.reported);
 	follow_free(&fl);
+	free(pt.v);
+	free(real);
 	if (!o.lib)
 		return rc ? rc : r.bad ? 1 : 0;
 	if (status)

@@ -97,6 +97,7 @@ int run_command(char **argv, const char *lib, struct follow *fl)
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < NFORWARDED; i++)
 		sigaction(forwarded[i], &sa, NULL);
+	ptree_check_exe(argv[0]);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -111,7 +112,11 @@ int run_command(char **argv, const char *lib, struct follow *fl)
 	child_pid = pid;
 	if (last_signal) /* came before child_pid was known */
 		kill(own_group ? -pid : pid, last_signal);
-	while ((r = waitpid(pid, &st, WNOHANG)) == 0 || (r < 0 && errno == EINTR)) {
+	if (fl->pt)
+		fl->pt->root = pid;
+	for (unsigned k = 0; (r = waitpid(pid, &st, WNOHANG)) == 0 || (r < 0 && errno == EINTR); k++) {
+		if (fl->pt && k % 2 == 0)
+			ptree_scan(fl->pt);
 		follow_scan(fl);
 		nap();
 	}
