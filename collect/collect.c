@@ -102,14 +102,24 @@ int collect_record(struct run *r, json_t *rec)
 	if (json_object_get(rec, "repeat")) {
 		json_int_t n = json_integer_value(json_object_get(rec, "repeat"));
 		if (json_is_true(json_object_get(rec, "suppressed")) || n <= 0)
-			return 0;
+			return -1;
+		if ((gi = json_object_get(r->suppressed, origin))) {
+			supps_add(r->supps, (int)json_integer_value(gi), (unsigned long)n);
+			return -1;
+		}
 		gi = json_object_get(r->reported, origin);
 		if (gi && (size_t)json_integer_value(gi) < r->n) {
 			r->g[json_integer_value(gi)].count += (unsigned long)n;
 			r->bad += (unsigned long)n;
 		}
-		return 0;
+		return -1;
 	}
+	if (r->supps && (made = supps_match(r->supps, rec)) >= 0) {
+		supps_add(r->supps, made, 1);
+		json_object_set_new(r->suppressed, origin, json_integer(made));
+		return -1;
+	}
+	made = 0;
 	key = site_key(rec);
 	if (!key)
 		return 0;

@@ -16,6 +16,8 @@ struct group {
 	unsigned npids;  /* how many distinct processes, all counted */
 };
 
+struct supps;
+
 struct run {
 	struct group *g;
 	size_t n, cap;
@@ -26,9 +28,14 @@ struct run {
 	json_t *reported;         /* object: each report's process + caller +
 	                           * entry point + problem -> its group's index
 	                           * (valid until collect_sort) */
+	struct supps *supps;      /* applied here (NULL: none, or the library's) */
+	json_t *suppressed;       /* object: a suppressed report's process +
+	                           * caller + entry point + problem -> its
+	                           * suppression's index */
 };
 
-/* Adds one JSON record (returns 1 when it starts a new call site) (a report or a repeat count) to R.  A repeat count
+/* Adds one JSON record (returns 1 when it starts a new call site, 0 when
+ * it adds to one, -1 when it is no bad call: suppressed, or a repeat) (a report or a repeat count) to R.  A repeat count
  * is added to the group of the report its process made from the same
  * caller, entry point and problem; it follows that report in the log. */
 int collect_record(struct run *r, json_t *rec);
@@ -46,7 +53,8 @@ struct ptree {
 	char self[256];          /* this program's path */
 	struct proc {
 		long pid;
-		int with;        /* the library is in its address space */
+		int with;        /* the library is in its address space: 1,
+		                  * 0, -1 not yet known (seen once without) */
 		char exe[256];
 	} *v;                    /* each (pid, executable) once */
 	size_t n, cap;
@@ -90,6 +98,18 @@ int sarif_write(const struct run *r, const char *path, const char *version, cons
 
 /* The I-th problem name (NULL past the last). */
 const char *sarif_rule_name(int i);
+
+/* The suppressions file applied by the collector (suppmatch.c).
+ * COUNTING 0: parse only, its errors printed as warnings. */
+struct supps *supps_load(const char *path, int counting);
+void supps_free(struct supps *s);
+/* The index of the first suppression matching the report REC, or -1. */
+int supps_match(struct supps *s, json_t *rec);
+void supps_add(struct supps *s, int k, unsigned long n);
+unsigned long supps_total(const struct supps *s, unsigned *entries);
+/* "N bad calls suppressed by M suppressions", EACH: and one line each. */
+void supps_print(const struct supps *s, FILE *out, int each);
+json_t *supps_json(const struct supps *s);
 
 /* rwcheck-collect --check-supp=FILE (suppcheck.c). */
 int supp_check(const char *path);

@@ -66,7 +66,7 @@ static void line(struct follow *fl, const char *s)
 
 	if (rec && json_is_object(rec) && (json_object_get(rec, "problem") || json_object_get(rec, "repeat"))) {
 		int made = collect_record(fl->r, rec);
-		if (!fl->quiet && !json_object_get(rec, "repeat") && (made || fl->every))
+		if (!fl->quiet && (made > 0 || (made == 0 && fl->every)))
 			print_report(fl, rec);
 	} else if (s[0] && s[0] != '\n') {
 		print_other(fl, s, rec && json_is_object(rec) ? rec : NULL);

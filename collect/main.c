@@ -27,8 +27,8 @@
 #include "collect.h"
 
 struct opts {
-	const char *format, *sarif, *srcroot, *outpath, *dir, *lib, *outer;
-	int quiet, every, rmdir, error_exitcode;
+	const char *format, *sarif, *srcroot, *outpath, *dir, *lib, *outer, *supp;
+	int quiet, every, rmdir, error_exitcode, show_suppressed;
 	char **cmd;
 };
 
@@ -80,6 +80,10 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->srcroot = v;
 		else if (strncmp(argv[a], "--out=", 6) == 0)
 			o->outpath = v;
+		else if (strncmp(argv[a], "--suppressions=", 15) == 0)
+			o->supp = v;
+		else if (strcmp(argv[a], "--show-suppressed") == 0)
+			o->show_suppressed = 1;
 		else if (strncmp(argv[a], "--outer=", 8) == 0)
 			o->outer = v;
 		else if (strncmp(argv[a], "--run=", 6) == 0)
@@ -139,6 +143,8 @@ static void remove_dir(const char *dir)
 
 static void summary_json(FILE *out, const struct run *r, size_t with, size_t without)
 {
+	unsigned entries;
+	unsigned long suppressed = supps_total(r->supps, &entries);
 	json_t *sites = json_array(), *s;
 
 	for (size_t i = 0; i < r->n; i++) {
@@ -154,9 +160,10 @@ static void summary_json(FILE *out, const struct run *r, size_t with, size_t wit
 		if (s)
 			json_array_append_new(sites, s);
 	}
-	s = json_pack("{s:{s:I,s:I,s:I,s:I,s:I,s:o}}", "summary", "bad_calls", (json_int_t)r->bad, "call_sites",
-		      (json_int_t)r->n, "processes", (json_int_t)r->npids, "processes_with_library",
-		      (json_int_t)with, "processes_without_library", (json_int_t)without, "sites", sites);
+	s = json_pack("{s:{s:I,s:I,s:I,s:I,s:I,s:o,s:I,s:o}}", "summary", "bad_calls", (json_int_t)r->bad,
+		      "call_sites", (json_int_t)r->n, "processes", (json_int_t)r->npids, "processes_with_library",
+		      (json_int_t)with, "processes_without_library", (json_int_t)without, "sites", sites,
+		      "suppressed_calls", (json_int_t)suppressed, "suppressed", supps_json(r->supps));
 	if (s) {
 		char *t = json_dumps(s, JSON_COMPACT);
 		if (t)
@@ -174,7 +181,7 @@ static size_t checked(struct ptree *pt, const struct run *r)
 	for (size_t i = 0; i < r->npids; i++) {
 		int seen = 0;
 		for (size_t j = 0; j < pt->n && !seen; j++)
-			seen = pt->v[j].with && pt->v[j].pid == r->pids[i];
+			seen = pt->v[j].with == 1 && pt->v[j].pid == r->pids[i];
 		c += (size_t)!seen;
 	}
 	return c;
@@ -187,7 +194,7 @@ static void unchecked_line(FILE *out, struct ptree *pt, size_t without)
 	fprintf(out, "rwcheck: warning: %zu process%s ran without the library, unchecked:", without,
 		without == 1 ? "" : "es");
 	for (size_t i = 0; i < pt->n && shown < 3; i++)
-		if (!pt->v[i].with)
+		if (pt->v[i].with == 0)
 			fprintf(out, "%s %s (pid %ld)", shown++ ? "," : "", pt->v[i].exe, pt->v[i].pid);
 	fprintf(out, "%s; LD_PRELOAD was taken from their environment (env -i, a test harness "
 		     "that sets its own), or they are static or setuid\n", without > 3 ? ", ..." : "");
@@ -203,6 +210,8 @@ static void summary(FILE *out, const struct opts *o, const struct run *r, struct
 	}
 	if (without)
 		unchecked_line(out, pt, without);
+	if (!o->quiet)
+		supps_print(r->supps, out, o->show_suppressed);
 	if (!r->bad)
 		return;
 	if (!o->quiet)
@@ -237,6 +246,9 @@ int main(int argc, char **argv)
 	}
 	r.other = json_array();
 	r.reported = json_object();
+	r.suppressed = json_object();
+	if (o.supp && !(r.supps = supps_load(o.supp, 1)))
+		fprintf(stderr, "rwcheck: warning: cannot read the suppressions file %s\n", o.supp);
 	fl.r = &r;
 	fl.dir = o.dir;
 	fl.json = strcmp(o.format, "json") == 0;
@@ -270,6 +282,8 @@ int main(int argc, char **argv)
 	free(r.pids);
 	json_decref(r.other);
 	json_decref(r.reported);
+	json_decref(r.suppressed);
+	supps_free(r.supps);
 	follow_free(&fl);
 	free(pt.v);
 	free(real);

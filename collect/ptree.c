@@ -3,9 +3,11 @@
  * a test harness that replaces it; a static or setuid program).  The
  * supervisor samples /proc while the command runs: the processes whose
  * parent chain leads to the command, each (pid, executable) once, with or
- * without the library in its /proc/PID/maps.  A sample misses processes
- * that live shorter than the sampling period, and those whose parent died
- * before they were seen (reparented): the counts are lower bounds. */
+ * without the library in its /proc/PID/maps (without: only when a later
+ * sample agrees, since the loader maps the library a moment after exec).
+ * A sample misses processes that live shorter than the sampling period,
+ * and those whose parent died before they were seen (reparented): the
+ * counts are lower bounds. */
 #include "config.h"
 
 #include <ctype.h>
@@ -84,10 +86,15 @@ static void note(struct ptree *pt, long pid)
 	if (strcmp(exe, pt->self) == 0) /* the command between fork and exec */
 		return;
 	for (size_t i = 0; i < pt->n; i++)
-		if (pt->v[i].pid == pid && strcmp(pt->v[i].exe, exe) == 0)
+		if (pt->v[i].pid == pid && strcmp(pt->v[i].exe, exe) == 0) {
+			if (pt->v[i].with == -1 && (with = has_lib(pid, pt->lib)) >= 0)
+				pt->v[i].with = with; /* seen twice: decided */
 			return;
+		}
 	if ((with = has_lib(pid, pt->lib)) < 0)
 		return;
+	if (with == 0) /* (maybe the loader has not mapped it yet: look again) */
+		with = -1;
 	if (pt->n == pt->cap) {
 		struct proc *nv = realloc(pt->v, (pt->cap ? pt->cap * 2 : 64) * sizeof *nv);
 		if (!nv)

@@ -2,7 +2,8 @@
  * before the command starts: a suppressions file that cannot be read is
  * an error (exit 2, one line); binary data and a rwcheck:PROBLEM line that
  * matches no problem name give a warning with FILE:LINE (the library
- * would silently never match them).  Exit 0 otherwise. */
+ * would silently never match them), and so does a malformed suppression.
+ * Exit 0 otherwise. */
 #include "config.h"
 
 #include <errno.h>
@@ -64,5 +65,6 @@ int supp_check(const char *path)
 		fprintf(stderr, "rwcheck: --suppressions=%s: cannot read it: %s\n", path, strerror(errno));
 	free(line);
 	fclose(f);
+	supps_free(supps_load(path, 0)); /* its syntax errors, as warnings */
 	return 0;
 }

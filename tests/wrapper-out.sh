@@ -43,6 +43,22 @@ c=$(grep -c 'bytes 100..4095 of buf are not mapped' "$err")
 t "$([ $st = 1 ] && [ "$c" = 3 ] && tail -n 1 "$err" | grep -qx 'rwcheck: 3 bad calls from 1 call site in 1 process'; echo $?)" \
 	"--dedup=0: each of 3 bad calls printed, one call site in the summary (got $c)"
 
+# ---- suppressions: counted, listed ----
+printf '# known\n{\n  bad child\n  rwcheck:buf-*\n  fun:main\n}\n{\n  never\n  rwcheck:*\n  fun:nothing_like_this\n}\n' >"$tmp/s.supp"
+"$W" --suppressions="$tmp/s.supp" --show-suppressed -- sh -c "'$B' 3; '$B' 2" >"$out" 2>"$err"; st=$?
+t "$([ $st = 0 ] && [ "$(sed -n 1p "$err")" = 'rwcheck: 5 bad calls suppressed by 1 suppression:' ] &&
+	[ "$(sed -n 2p "$err")" = "rwcheck:   5 x suppressed by bad child ($tmp/s.supp:2)" ] && [ "$(wc -l <"$err")" = 2 ]; echo $?)" \
+	"--show-suppressed: 5 calls suppressed, by which entry, at which line (got $st)"
+"$W" --format=json --suppressions="$tmp/s.supp" -- "$B" 4 >"$out" 2>"$err"
+jq -se --arg f "$tmp/s.supp" '.[-1].summary.suppressed_calls == 4 and .[-1].summary.suppressed == [{"name":"bad child","file":$f,"line":2,"count":4}]' "$err" >/dev/null 2>&1
+t $? "--format=json: the summary lists the suppressed calls"
+printf '{\n  other\n  rwcheck:buf-unmapped\n  fun:nothing_like_this\n}\n' >"$tmp/o.supp"
+"$W" --suppressions="$tmp/o.supp" -- "$B" >"$out" 2>"$err"; st=$?
+t "$([ $st = 1 ] && grep -q 'bytes 100..4095 of buf are not mapped' "$err" && ! grep -q suppressed "$err"; echo $?)" \
+	"a suppression that does not match: the bad call is still reported (got $st)"
+"$W" --dedup=0 --suppressions="$tmp/s.supp" -- "$B" 3 >"$out" 2>"$err"; st=$?
+t "$([ $st = 0 ] && ! grep -q 'are not mapped' "$err"; echo $?)" "--dedup=0: suppressed calls are not printed (got $st)"
+
 # ---- a wrapper under a wrapper ----
 "$W" -- sh -c "'$W' --log='$tmp/inner.log' -- '$B' 2" >"$out" 2>"$err"; st=$?
 t "$([ $st = 1 ] && grep -q '^rwcheck\[[0-9]*\]: pread(.*\[buf-unmapped\]$' "$tmp/inner.log" && ! grep -q '^{' "$tmp/inner.log" &&
