@@ -7,6 +7,22 @@
 
 #include "base/knobs.h"
 
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The process's arguments as the dynamic loader passes them to every
+ * constructor (read, never written). */
+static int rwc_json_argc;
+static char **rwc_json_argv;
+
+__attribute__((constructor)) static void rwc_json_keep_args(int argc, char **argv, char **envp)
+{
+	(void)envp;
+	rwc_json_argc = argc;
+	rwc_json_argv = argv;
+}
+
 static void json_hex(struct rwc_fmt *o, int *first, const char *k, uint64_t v)
 {
 	rwc_fmt_json_key(o, first, k);
@@ -190,6 +206,46 @@ static void json_bounds(struct rwc_fmt *o, const struct rwc_finding *f)
 }
 
 
+/* Who made the call: "tid", "exe" (readlink /proc/self/exe) and "argv"
+ * (at most 16 arguments of at most 128 bytes each; "..." when cut).
+ * Only for this process: a report formatted for another pid (the golden
+ * tests) has none of them.  errno is kept. */
+static void json_identity(struct rwc_fmt *o, int *first, long pid)
+{
+	char exe[512];
+	int e = errno;
+	ssize_t n;
+
+	if (pid != (long)getpid())
+		return;
+	json_int(o, first, "tid", gettid());
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		json_str(o, first, "exe", exe);
+	}
+	errno = e;
+	if (!rwc_json_argv)
+		return;
+	rwc_fmt_json_key(o, first, "argv");
+	rwc_fmt_char(o, '[');
+	for (int i = 0; i < rwc_json_argc && rwc_json_argv[i]; i++) {
+		char arg[132];
+		size_t len = strnlen(rwc_json_argv[i], 129);
+
+		if (i)
+			rwc_fmt_char(o, ',');
+		if (i == 16) {
+			rwc_fmt_str(o, "\"...\"");
+			break;
+		}
+		memcpy(arg, rwc_json_argv[i], len > 128 ? 128 : len);
+		strcpy(arg + (len > 128 ? 128 : len), len > 128 ? "..." : "");
+		rwc_fmt_json_str(o, arg);
+	}
+	rwc_fmt_char(o, ']');
+}
+
 void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr,
 		     const char *text, const char *supp)
@@ -207,6 +263,7 @@ void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		json_str(o, &first, "syscall", c->sysname);
 	json_str(o, &first, "problem", rwc_problem_name(f->problem));
 	json_int(o, &first, "pid", pid);
+	json_identity(o, &first, pid);
 	if (!c->no_fd)
 		json_int(o, &first, "fd", c->shape == RWC_SHAPE_PVM || c->stream ? -1 : c->fd);
 	if (c->shape == RWC_SHAPE_PVM)
