@@ -5,6 +5,7 @@
  *   rwbench WORKLOAD [ITERATIONS] */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <spawn.h>
@@ -12,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/select.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -184,12 +187,6 @@ static void w_freshread(void)
 	LOOP(char *p = malloc(64); if (!p || read(zero_fd, p, 1) != 1) die("fresh"); free(p));
 }
 
-/* 1-byte reads into a small global object. */
-static char small_global[64];
-static void w_globalread(void)
-{
-	LOOP(if (read(zero_fd, small_global + (i & 31), 1) != 1) die("read"));
-}
 
 /* ---- the bounds checks (issue 6) ---- */
 
@@ -222,6 +219,10 @@ static __attribute__((noinline)) void stack_read(void)
 
 static void w_stackread(void) { LOOP(stack_read()); }
 
+/* 1-byte reads into a static object (the global check's per-thread cache). */
+static char gvar[64];
+static void w_globalread(void) { LOOP(if (read(zero_fd, gvar + (i & 31), 1) != 1) die("read")); }
+
 /* Short processes that each read once into a stack buffer: what the
  * stack check's first walk (loading libunwind) costs a process. */
 static void w_spawnone(void)
@@ -248,6 +249,40 @@ static void w_small(void)
 		if (f)
 			fclose(f);
 	}
+}
+
+/* The calls that hand the kernel a capacity (issue 15), nothing ready:
+ * epoll_wait of an empty set into 64 events, poll of 4 pipe ends, select
+ * of one pipe end; each returns at once. */
+static void w_epollwait(void)
+{
+	static struct epoll_event ev[64];
+	int ep = epoll_create1(0);
+	if (ep < 0)
+		die("epoll_create1");
+	LOOP(if (epoll_wait(ep, ev, 64, 0) != 0) die("epoll_wait"));
+}
+
+static void w_poll4(void)
+{
+	struct pollfd fds[4];
+	int p[2];
+	if (pipe(p))
+		die("pipe");
+	for (int i = 0; i < 4; i++)
+		fds[i] = (struct pollfd){.fd = p[0], .events = POLLIN};
+	LOOP(if (poll(fds, 4, 0) != 0) die("poll"));
+}
+
+static void w_select1(void)
+{
+	fd_set r;
+	struct timeval t;
+	int p[2];
+	if (pipe(p))
+		die("pipe");
+	LOOP(FD_ZERO(&r); FD_SET(p[0], &r); t.tv_sec = 0; t.tv_usec = 0;
+	     if (select(p[0] + 1, &r, NULL, NULL, &t) != 0) die("select"));
 }
 
 /* RWBENCH_PAD=k: k more mappings in the process before the workload.
@@ -295,14 +330,17 @@ int main(int argc, char **argv)
 	else if (!strcmp(w, "mallocs")) w_mallocs();
 	else if (!strcmp(w, "heapread")) w_heapread();
 	else if (!strcmp(w, "stackread")) w_stackread();
+	else if (!strcmp(w, "globalread")) w_globalread();
 	else if (!strcmp(w, "spawnone")) w_spawnone();
 	else if (!strcmp(w, "heapmid")) w_heapmid();
 	else if (!strcmp(w, "heapwrite1")) w_heapwrite1();
 	else if (!strcmp(w, "readvblock")) w_readvblock();
 	else if (!strcmp(w, "readvsep")) w_readvsep();
 	else if (!strcmp(w, "freshread")) w_freshread();
-	else if (!strcmp(w, "globalread")) w_globalread();
 	else if (!strcmp(w, "one")) stack_read();
+	else if (!strcmp(w, "epollwait")) w_epollwait();
+	else if (!strcmp(w, "poll4")) w_poll4();
+	else if (!strcmp(w, "select1")) w_select1();
 	else {
 		fprintf(stderr, "usage: rwbench WORKLOAD [ITERATIONS]\n");
 		return 2;

@@ -3,7 +3,8 @@
  *   bench/startab N - LIB1 LIB2 ...      (make startab: rwcheck, the
  *                                          empty library, none)
  *
- * Spawns /bin/true (or $STARTAB_PROG) N times with each preload in turn,
+ * Spawns /bin/true (or $STARTAB_PROG, with $STARTAB_ARG as its one
+ * argument if set: rwbench-nodw one) N times with each preload in turn,
  * one spawn of each per round in a shuffled order, so that a noisy moment
  * of the shared machine weighs on every variant alike; "-" is no preload,
  * and "LIB|NAME=VALUE" adds one variable to that variant's environment.
@@ -52,7 +53,7 @@ static double trimmed_mean(double *v, int n)
 int main(int argc, char **argv)
 {
 	const char *prog = getenv("STARTAB_PROG") ? getenv("STARTAB_PROG") : "/bin/true";
-	char *child_argv[] = {(char *)prog, NULL};
+	char *child_argv[] = {(char *)prog, getenv("STARTAB_ARG"), NULL};
 	char preload[MAX_VARIANTS][1024], extra[MAX_VARIANTS][256];
 	int n = argc > 1 ? atoi(argv[1]) : 0, k = argc - 2;
 	unsigned r = 2463534242u;

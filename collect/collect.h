@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct group {
 	char *key;       /* problem + call (+ syscall) + frame identities */
@@ -14,6 +15,8 @@ struct group {
 	long pids[16];   /* the first processes it came from */
 	unsigned npids;  /* how many distinct processes, all counted */
 };
+
+struct supps;
 
 struct run {
 	struct group *g;
@@ -25,17 +28,90 @@ struct run {
 	json_t *reported;         /* object: each report's process + caller +
 	                           * entry point + problem -> its group's index
 	                           * (valid until collect_sort) */
+	struct supps *supps;      /* applied here (NULL: none, or the library's) */
+	json_t *suppressed;       /* object: a suppressed report's process +
+	                           * caller + entry point + problem -> its
+	                           * suppression's index */
 };
 
-/* Adds one JSON record (a report or a repeat count) to R.  A repeat count
+/* Adds one JSON record (returns 1 when it starts a new call site, 0 when
+ * it adds to one, -1 when it is no bad call: suppressed, or a repeat) (a report or a repeat count) to R.  A repeat count
  * is added to the group of the report its process made from the same
  * caller, entry point and problem; it follows that report in the log. */
-void collect_record(struct run *r, json_t *rec);
+int collect_record(struct run *r, json_t *rec);
 
 /* Groups, most frequent first. */
 void collect_sort(struct run *r);
 
-/* Writes the SARIF 2.1.0 log of R to PATH: 0, or -1 with errno. */
-int sarif_write(const struct run *r, const char *path, const char *version);
+/* One summary line of a call site: count, problem, call, caller, pids. */
+void collect_print_site(FILE *out, const struct group *g);
+
+/* The command's processes, sampled from /proc while it runs (ptree.c). */
+struct ptree {
+	long root;               /* the command's pid; 0 before it starts */
+	const char *lib;         /* the library's real path, as in maps */
+	char self[256];          /* this program's path */
+	struct proc {
+		long pid;
+		int with;        /* the library is in its address space: 1,
+		                  * 0, -1 not yet known (seen once without) */
+		char exe[256];
+	} *v;                    /* each (pid, executable) once */
+	size_t n, cap;
+};
+void ptree_scan(struct ptree *pt);
+/* Distinct processes seen with (WITH=1) or without the library. */
+size_t ptree_count(struct ptree *pt, int with);
+/* A warning on stderr when CMD (found in PATH) is static or setuid. */
+void ptree_check_exe(const char *cmd);
+
+/* Following a log directory while its processes write to it. */
+struct follow {
+	struct run *r;
+	const char *dir;
+	FILE *out;
+	int json;        /* print JSON lines only */
+	int quiet;       /* print no report (warnings still) */
+	int every;       /* print every report, not only each site's first */
+	struct ptree *pt;    /* NULL: no sampling */
+	struct seen {
+		char *name;
+		long long off; /* complete lines read so far */
+	} *files;
+	size_t nfiles, cap;
+};
+
+/* Reads what was appended to DIR/rwcheck.* since the last scan (complete
+ * lines only), adds it to the run and prints each new report. */
+void follow_scan(struct follow *fl);
+void follow_free(struct follow *fl);
+
+/* Runs ARGV (run.c) with LIB preloaded, following FL meanwhile; returns
+ * its status as a shell gives it; run_signal(): the last signal forwarded. */
+int run_command(char **argv, const char *lib, struct follow *fl);
+int run_signal(void);
+
+/* Writes the SARIF 2.1.0 log of R to PATH, merged with the results
+ * already there (under a lock: parallel wrappers of one run), with URIs
+ * relative to SRCROOT (NULL: the current directory): 0, or -1 with errno. */
+int sarif_write(const struct run *r, const char *path, const char *version, const char *srcroot);
+
+/* The I-th problem name (NULL past the last). */
+const char *sarif_rule_name(int i);
+
+/* The suppressions file applied by the collector (suppmatch.c).
+ * COUNTING 0: parse only, its errors printed as warnings. */
+struct supps *supps_load(const char *path, int counting);
+void supps_free(struct supps *s);
+/* The index of the first suppression matching the report REC, or -1. */
+int supps_match(struct supps *s, json_t *rec);
+void supps_add(struct supps *s, int k, unsigned long n);
+unsigned long supps_total(const struct supps *s, unsigned *entries);
+/* "N bad calls suppressed by M suppressions", EACH: and one line each. */
+void supps_print(const struct supps *s, FILE *out, int each);
+json_t *supps_json(const struct supps *s);
+
+/* rwcheck-collect --check-supp=FILE (suppcheck.c). */
+int supp_check(const char *path);
 
 #endif

@@ -1,10 +1,21 @@
 /* sarif.c: the SARIF 2.1.0 log of a run: one result per call site, at the
- * caller's file:line, with the stack and how often and where it happened,
- * so that CI systems and code review tools show it inline. */
+ * first frame in the user's code (file:line; else module and function),
+ * with the stack and how often and where it happened, so that CI systems
+ * and code review tools show it inline.  URIs are relative to the SRCROOT
+ * uriBaseId where they can be; each result's fingerprint hashes problem,
+ * call and the frames' functions only (no path, no line: stable across
+ * commits).  Parallel wrappers of one run (make -j check with
+ * LOG_COMPILER) share the file: each merges its results into what is there
+ * under an exclusive flock(2) on the file. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "collect.h"
 
@@ -33,6 +44,8 @@ static const char *str(json_t *o, const char *k)
 	return s ? s : "";
 }
 
+static const char *root = ""; /* SRCROOT: absolute, no trailing '/' */
+
 /* A URI reference for a path: file:// for absolute paths; percent-encoded. */
 static json_t *uri(const char *path)
 {
@@ -41,6 +54,8 @@ static json_t *uri(const char *path)
 
 	if (path[0] == '/')
 		n = (size_t)snprintf(buf, sizeof buf, "file://");
+	if (path[0] == '/' && path[1] == '/')
+		path++;
 	for (const unsigned char *p = (const unsigned char *)path; *p && n + 4 < sizeof buf; p++) {
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
 		    strchr("/-._~+", *p))
@@ -50,6 +65,19 @@ static json_t *uri(const char *path)
 	}
 	buf[n] = '\0';
 	return json_string(buf);
+}
+
+/* An artifactLocation: relative to SRCROOT when the path is relative
+ * (compilers record them relative to the build directory) or under it. */
+static json_t *artifact(const char *path)
+{
+	size_t n = strlen(root);
+
+	if (path[0] != '/')
+		return json_pack("{s:o,s:s}", "uri", uri(path), "uriBaseId", "SRCROOT");
+	if (n && strncmp(path, root, n) == 0 && path[n] == '/')
+		return json_pack("{s:o,s:s}", "uri", uri(path + n + 1), "uriBaseId", "SRCROOT");
+	return json_pack("{s:o}", "uri", uri(path));
 }
 
 static json_t *location(json_t *frame)
@@ -62,8 +90,11 @@ static json_t *location(json_t *frame)
 		if (line > 0)
 			json_object_set_new(region, "startLine", json_integer(line));
 		json_object_set_new(loc, "physicalLocation",
-				    json_pack("{s:{s:o},s:o}", "artifactLocation", "uri", uri(str(frame, "file")),
+				    json_pack("{s:o,s:o}", "artifactLocation", artifact(str(frame, "file")),
 					      "region", region));
+	} else if (*str(frame, "module")) {
+		json_object_set_new(loc, "physicalLocation",
+				    json_pack("{s:o}", "artifactLocation", artifact(str(frame, "module"))));
 	}
 	if (*str(frame, "function"))
 		json_object_set_new(loc, "logicalLocations",
@@ -79,6 +110,51 @@ static int rule_index(const char *id)
 	return -1;
 }
 
+/* Is the frame in the user's code: source known, not in a system library
+ * (glibc's own frames carry its sources' relative paths) nor rwcheck? */
+static int users_module(json_t *f)
+{
+	const char *m = str(f, "module");
+
+	return strncmp(m, "/usr/lib", 8) != 0 && strncmp(m, "/lib", 4) != 0 && !strstr(m, "librwcheck");
+}
+
+static int users(json_t *f)
+{
+	return *str(f, "file") && users_module(f);
+}
+
+/* FNV-1a, 64 bits, as 16 hex digits. */
+static void hash_add(unsigned long long *h, const char *s)
+{
+	for (; *s; s++)
+		*h = (*h ^ (unsigned char)*s) * 1099511628211ULL;
+	*h = (*h ^ '|') * 1099511628211ULL;
+}
+
+/* The call site's fingerprint: problem, call (+ syscall), and the
+ * functions from the call out to the first frame in the user's module (the
+ * outer frames, libc's start-up and the like, vary with the backtrace
+ * depth and the libc version). */
+static json_t *fingerprint(json_t *rep)
+{
+	unsigned long long h = 14695981039346656037ULL;
+	char hex[17];
+	size_t i;
+	json_t *f;
+
+	hash_add(&h, str(rep, "problem"));
+	hash_add(&h, str(rep, "call"));
+	hash_add(&h, str(rep, "syscall"));
+	json_array_foreach(json_object_get(rep, "frames"), i, f) {
+		hash_add(&h, str(f, "function"));
+		if (users_module(f))
+			break;
+	}
+	snprintf(hex, sizeof hex, "%016llx", h);
+	return json_pack("{s:s}", "rwcheckCallSite/v2", hex);
+}
+
 static json_t *result(const struct group *g)
 {
 	json_t *rep = g->first, *frames = json_object_get(rep, "frames"), *f, *stack = json_array();
@@ -92,9 +168,15 @@ static json_t *result(const struct group *g)
 		if (*str(f, "module"))
 			json_object_set_new(sf, "module", json_string(str(f, "module")));
 		json_array_append_new(stack, sf);
-		if (!where && *str(f, "file"))
-			where = location(f); /* the first frame with source: the caller's line */
+		if (!where && users(f))
+			where = location(f);
 	}
+	json_array_foreach(frames, i, f) /* else the user's module and function */
+		if (!where && users_module(f)) {
+			json_t *bare = json_pack("{s:s,s:s}", "module", str(f, "module"), "function", str(f, "function"));
+			where = location(bare);
+			json_decref(bare);
+		}
 	if (!where)
 		where = json_array_size(frames) ? location(json_array_get(frames, 0)) : json_object();
 	for (unsigned k = 0; k < g->npids && k < 16; k++)
@@ -108,32 +190,147 @@ static json_t *result(const struct group *g)
 	if (res && rule_index(str(rep, "problem")) >= 0)
 		json_object_set_new(res, "ruleIndex", json_integer(rule_index(str(rep, "problem"))));
 	if (res)
-		json_object_set_new(res, "partialFingerprints",
-				    json_pack("{s:s}", "rwcheckCallSite/v1", g->key));
+		json_object_set_new(res, "partialFingerprints", fingerprint(rep));
 	return res;
 }
 
-int sarif_write(const struct run *r, const char *path, const char *version)
+const char *sarif_rule_name(int i)
 {
-	json_t *ruleset = json_array(), *results = json_array(), *log;
-	int rc;
+	return i >= 0 && (size_t)i < NRULES ? rules[i].id : NULL;
+}
+
+static json_int_t prop(json_t *res, const char *k)
+{
+	return json_integer_value(json_object_get(json_object_get(res, "properties"), k));
+}
+
+static const char *fp(json_t *res)
+{
+	return str(json_object_get(res, "partialFingerprints"), "rwcheckCallSite/v2");
+}
+
+/* OLD's rwcheck results into RESULTS: the same call site (fingerprint)
+ * adds its counts and processes, another is kept as it was. */
+static void merge(json_t *results, json_t *old)
+{
+	json_t *run = json_array_get(json_object_get(old, "runs"), 0), *o, *n;
+	size_t i, j;
+
+	if (strcmp(str(json_object_get(json_object_get(run, "tool"), "driver"), "name"), "rwcheck") != 0)
+		return;
+	json_array_foreach(json_object_get(run, "results"), i, o) {
+		json_t *same = NULL;
+		json_array_foreach(results, j, n)
+			if (!same && *fp(o) && strcmp(fp(o), fp(n)) == 0)
+				same = n;
+		if (!same) {
+			json_array_append(results, o);
+			continue;
+		}
+		json_t *pr = json_object_get(same, "properties"), *pids = json_object_get(pr, "pids"), *p;
+		json_object_set_new(pr, "count", json_integer(prop(same, "count") + prop(o, "count")));
+		json_object_set_new(pr, "processes", json_integer(prop(same, "processes") + prop(o, "processes")));
+		json_array_foreach(json_object_get(json_object_get(o, "properties"), "pids"), j, p)
+			if (json_array_size(pids) < 16)
+				json_array_append(pids, p);
+	}
+}
+
+static int by_count(const void *a, const void *b)
+{
+	json_int_t x = prop(*(json_t *const *)a, "count"), y = prop(*(json_t *const *)b, "count");
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* RESULTS, most frequent first. */
+static json_t *sorted(json_t *results)
+{
+	size_t n = json_array_size(results), i;
+	json_t **v = calloc(n + 1, sizeof *v), *out = json_array();
+
+	if (!v)
+		return results;
+	for (i = 0; i < n; i++)
+		v[i] = json_array_get(results, i);
+	qsort(v, n, sizeof *v, by_count);
+	for (i = 0; i < n; i++)
+		json_array_append(out, v[i]);
+	free(v);
+	json_decref(results);
+	return out;
+}
+
+static json_t *log_of(json_t *results, const char *version)
+{
+	json_t *ruleset = json_array(), *base;
+	char *u = malloc(strlen(root) + 16);
 
 	for (size_t i = 0; i < NRULES; i++)
 		json_array_append_new(ruleset, json_pack("{s:s,s:{s:s},s:{s:s}}", "id", rules[i].id,
 							 "shortDescription", "text", rules[i].text,
 							 "defaultConfiguration", "level", "error"));
+	if (u)
+		sprintf(u, "%s/", root);
+	base = json_pack("{s:{s:o}}", "SRCROOT", "uri", uri(u ? u : "/"));
+	free(u);
+	return json_pack("{s:s,s:s,s:[{s:{s:{s:s,s:s,s:s,s:o}},s:o,s:o}]}",
+			 "$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
+			 "runs", "tool", "driver", "name", "rwcheck", "version", version,
+			 "informationUri", "file://" RWC_MANDIR "/man1/rwcheck.1", "rules", ruleset,
+			 "originalUriBaseIds", base, "results", results);
+}
+
+/* Reads what FD holds (NULL: nothing, or not JSON). */
+static json_t *load(int fd)
+{
+	json_error_t e;
+	json_t *old;
+	FILE *f = fdopen(dup(fd), "r");
+
+	if (!f)
+		return NULL;
+	old = json_loadf(f, 0, &e);
+	fclose(f);
+	return old;
+}
+
+int sarif_write(const struct run *r, const char *path, const char *version, const char *srcroot)
+{
+	json_t *results = json_array(), *log, *old;
+	char cwd[4096], *text;
+	int fd, rc = -1, e;
+	size_t len;
+
+	root = srcroot ? srcroot : getcwd(cwd, sizeof cwd) ? cwd : "";
+	if (strcmp(root, "/") == 0)
+		root = "";
 	for (size_t i = 0; i < r->n; i++) {
 		json_t *res = result(&r->g[i]);
 		if (res)
 			json_array_append_new(results, res);
 	}
-	log = json_pack("{s:s,s:s,s:[{s:{s:{s:s,s:s,s:o}},s:o}]}",
-			"$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
-			"runs", "tool", "driver", "name", "rwcheck", "version", version, "rules", ruleset,
-			"results", results);
-	if (!log)
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0 || flock(fd, LOCK_EX) != 0) {
+		e = errno;
+		json_decref(results);
+		if (fd >= 0)
+			close(fd);
+		errno = e;
 		return -1;
-	rc = json_dump_file(log, path, JSON_INDENT(1));
+	}
+	old = load(fd);
+	if (old)
+		merge(results, old);
+	json_decref(old);
+	log = log_of(sorted(results), version);
+	text = log ? json_dumps(log, JSON_INDENT(1)) : NULL;
+	len = text ? strlen(text) : 0;
+	if (text && ftruncate(fd, 0) == 0 && pwrite(fd, text, len, 0) == (ssize_t)len && pwrite(fd, "\n", 1, (off_t)len) == 1)
+		rc = 0;
+	e = errno;
+	free(text);
 	json_decref(log);
+	close(fd); /* (and the lock goes) */
+	errno = e;
 	return rc;
 }

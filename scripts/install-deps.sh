@@ -13,6 +13,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     valgrind cppcheck clang-tidy clang libclang-rt-dev \
     libjemalloc2 libtcmalloc-minimal4 \
     debhelper dpkg-dev lintian debootstrap \
+    cmake meson ninja-build python3-pytest jq \
     >/dev/null
 
 # The SARIF validator for the tests (Microsoft's SARIF multitool, from the

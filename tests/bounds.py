@@ -1,13 +1,16 @@
 """Issue 6: heap-block and stack-frame bounds (RWCHECK_CHECKS heap, stack).
 
-Every case of tests/victim_bounds.c, built at -O0 and at -O2: the bad
+Every case of tests/victim_bounds.c, built at -O0, at -O2 and at -O2
+without PIE: the bad
 mode gives exactly one report with the problem, the bad bytes, the block
 or frame that holds the buffer and the caller's file:line; the good twin
 gives none and the same result as without the library.  Also: freed
 blocks, threads (exactly the seeded bad calls, while another thread
 changes the map), allocation sites (RWCHECK_HEAP_ORIGINS), another
 allocator (one warning, no report), and RWCHECK_CHECKS switching each
-family off."""
+family off.  Issue 14: the stack check on by default and walking without
+libunwind (none loaded for good reads), buffers passed down two frames,
+signal handlers (also on an alternate stack), a vfork child, threads."""
 import json
 import os
 import re
@@ -15,7 +18,8 @@ import re
 from rwctest import BUILD, Run, ok, done, check_report
 
 PROGS = [("-O0", os.path.join(BUILD, "tests", "victim_bounds")),
-         ("-O2", os.path.join(BUILD, "tests", "victim_bounds_o2"))]
+         ("-O2", os.path.join(BUILD, "tests", "victim_bounds_o2")),
+         ("-O2 no-PIE", os.path.join(BUILD, "tests", "victim_bounds_nopie"))]
 BUMP = os.path.join(BUILD, "tests", ".libs", "libbump.so")
 STACK = {"RWCHECK_CHECKS": "+stack"}
 
@@ -64,7 +68,7 @@ for tag, prog in PROGS:
     clean(prog, tag, "heap_readv")
 
     r = run(prog, "heap_freed", "bad")
-    check_report(r, "%s heap_freed bad" % tag, "write", "heap-overflow", first=0, last=9)
+    check_report(r, "%s heap_freed bad" % tag, "write", "use-after-free", first=0, last=9)
     if r.reports:
         reg = r.reports[0].get("region", {})
         ok(reg.get("kind") == "freed-heap-block" and "in a freed heap block" in r.reports[0].get("message", ""),
@@ -104,11 +108,13 @@ for tag, prog in PROGS:
     if r.reports:
         rep = r.reports[0]
         reg, bad = rep.get("region", {}), rep.get("bad", {})
-        ok(reg.get("kind") == "stack-frame" and reg.get("frame") == 0 and 64 <= bad.get("first", 0) <= 96
-           and bad.get("last") == 255,
-           "%s stack_local: frame #0 (local64) holds buf; bytes from %s on run past it" % (tag, bad.get("first")), rep)
-        ok("reaches the saved registers of frame #0 local64" in rep.get("text", ""),
-           "%s stack_local: the text report names the frame" % tag, rep.get("text"))
+        # judged by its variable (DWARF: tests/stackvars.py)
+        ok(reg.get("kind") == "stack-variable" and reg.get("name") == "b" and reg.get("size") == 64 and
+           reg.get("frame") == 0 and bad.get("first") == 64 and bad.get("last") == 255,
+           "%s stack_local: b[64] of frame #0 (local64) holds buf; bytes from %s on run past it"
+           % (tag, bad.get("first")), rep)
+        ok("run past `char b[64]`" in rep.get("text", "") and "in frame #0 local64" in rep.get("text", ""),
+           "%s stack_local: the text report names the variable and the frame" % tag, rep.get("text"))
     for case in ["stack_local", "stack_caller", "stack_alloca", "stack_vla", "stack_thread", "stack_loop"]:
         clean(prog, tag, case, env=STACK)
     r = run(prog, "stack_caller", "bad", env=STACK)
@@ -121,6 +127,48 @@ for tag, prog in PROGS:
     for case in ["stack_alloca", "stack_vla", "stack_thread", "stack_loop", "stack_two_callers"]:
         r = run(prog, case, "bad", env=STACK)
         check_report(r, "%s %s bad" % (tag, case), "read", "stack-overflow")
+
+    # Issue 14: the stack check on by default, its walk without libunwind.
+    r = run(prog, "stack_nolib", "good")
+    ok("libunwind not loaded" in r.stdout,
+       "%s stack_nolib good: a good read into a local loads no libunwind" % tag, r.describe())
+    clean(prog, tag, "stack_nolib")
+    r = run(prog, "stack_nolib", "bad")
+    check_report(r, "%s stack_nolib bad (default checks)" % tag, "read", "stack-overflow")
+    if r.reports:
+        reg, bad = r.reports[0].get("region", {}), r.reports[0].get("bad", {})
+        ok(reg.get("kind") == "stack-frame" and reg.get("frame") == 0 and 64 <= bad.get("first", 0) <= 96,
+           "%s stack_nolib bad: frame #0's saved registers reached, from byte %s" % (tag, bad.get("first")),
+           r.reports[0])
+    r = run(prog, "stack_down2", "bad")
+    check_report(r, "%s stack_down2 bad" % tag, "read", "stack-overflow")
+    if r.reports:
+        reg, bad = r.reports[0].get("region", {}), r.reports[0].get("bad", {})
+        ok(reg.get("frame") == 2 and 128 <= bad.get("first", 0) <= 160 and bad.get("last") == 511,
+           "%s stack_down2: the buffer passed down two frames is frame #2's, past its 128 bytes" % tag,
+           r.reports[0])
+    clean(prog, tag, "stack_down2")
+    for case, call, count in [("stack_signal", "pread", 128), ("stack_altstack", "pread", 128),
+                              ("stack_vfork", "pread", 200)]:
+        size = {"stack_vfork": 48}.get(case, 32)
+        r = run(prog, case, "good")
+        ok(r.status == 0 and not r.reports and r.log == "" and
+           re.search(r"^(handled 1|child 0)$", r.stdout, re.M),
+           "%s %s good: no report, the handler or child ran to its end" % (tag, case), r.describe())
+        clean(prog, tag, case)
+        r = run(prog, case, "bad")
+        rep = r.reports[0] if len(r.reports) == 1 else {}
+        frames = rep.get("frames") or [{}]
+        ok(r.status == 0 and rep.get("call") == call and rep.get("problem") == "stack-overflow" and
+           size <= rep.get("bad", {}).get("first", 0) <= size + 48 and rep.get("bad", {}).get("last") == count - 1 and
+           rep.get("region", {}).get("frame") == 0 and "victim_bounds" in (frames[0].get("module") or ""),
+           "%s %s bad: one report: bytes from %d on (of %d) past its own frame #0's buffer, caller in the victim"
+           % (tag, case, size, count), r.describe())
+    r = run(prog, "stack_threads", "bad", env={"RWCHECK_DEDUP": "0"})
+    ok(len(r.reports) == 4 and all(x.get("problem") == "stack-overflow" and x.get("region", {}).get("frame") == 0
+                                   for x in r.reports) and len({x.get("buf") for x in r.reports}) == 4,
+       "%s stack_threads: 4 threads' stacks, 4 overruns of frame #0 reported" % tag, r.describe()[:3000])
+    clean(prog, tag, "stack_threads")
 
 prog = PROGS[0][1]
 r = run(prog, "heap_malloc", "bad", env={"RWCHECK_HEAP_ORIGINS": "1"})
@@ -209,7 +257,10 @@ for env in ({}, {"RWCHECK_HEAP_ORIGINS": "8"}, STACK):
 r = run(prog, "heap_malloc", "bad", env={"RWCHECK_CHECKS": "-heap"})
 ok(r.status == 0 and not r.reports and r.log == "", "RWCHECK_CHECKS=-heap: no heap report", r.describe())
 r = run(prog, "stack_local", "bad")
-ok(r.status == 0 and not r.reports, "the stack check is off by default", r.describe())
+ok(len(r.reports) == 1 and r.reports[0].get("problem") == "stack-overflow", "the stack check is on by default",
+   r.describe())
+r = run(prog, "stack_local", "bad", env={"RWCHECK_CHECKS": "-stack"})
+ok(r.status == 0 and not r.reports, "RWCHECK_CHECKS=-stack: the stack check off", r.describe())
 r = run(prog, "stack_local", "bad", env={"RWCHECK_CHECKS": "maps,stack"})
 ok(len(r.reports) == 1 and r.reports[0].get("problem") == "stack-overflow",
    "RWCHECK_CHECKS=maps,stack: the stack check on", r.describe())

@@ -1,7 +1,8 @@
 """Every interposed entry point: a bad call (bytes 100..4095 of the buffer,
 or of segment 1, unmapped) is reported exactly, with the caller's line,
 and the real call's result is unchanged; the good twin gives no report."""
-from rwctest import ok, done, victim, check_report, check_clean, entry_points
+import os
+from rwctest import ok, done, victim, check_report, check_clean, entry_points, SRC
 
 # Every row of src/base/entries.def, grouped by its shape; a shape not
 # placed here fails the first test (a new kind of entry point needs its
@@ -11,7 +12,8 @@ GROUPS = {"BUF": ("RWC_BUF", "RWC_BUF_CHK", "RWC_BUF_OFF", "RWC_BUF_OFF_CHK", "R
           "IOV": ("RWC_IOV", "RWC_IOV_OFF", "RWC_IOV_OFF2"),
           "MSG": ("RWC_MSG", "RWC_MMSG", "RWC_PVM"),
           "STDIO": ("RWC_STDIO", "RWC_FREAD_CHK", "RWC_FGETS", "RWC_FGETS_CHK"),
-          "OFFP": ("RWC_SENDFILE", "RWC_XFER")}
+          "OFFP": ("RWC_SENDFILE", "RWC_XFER"),
+          "CAP": ("RWC_CAP",)}
 ROWS = entry_points()
 unplaced = [n for shape, n in ROWS if not any(shape in g for g in GROUPS.values())]
 ok(ROWS and not unplaced, "every entry point of entries.def (%d) has a group here" % len(ROWS), unplaced)
@@ -22,6 +24,12 @@ def group(g):
 
 
 BUF, IOV, MSG, STDIO = group("BUF"), group("IOV"), group("MSG"), group("STDIO")
+# The calls that take a capacity have their cases in tests/capacity.py.
+with open(os.path.join(SRC, "tests", "capacity.py")) as f:
+    CAPTEST = f.read()
+uncovered = [n for n in group("CAP") if '"%s"' % n not in CAPTEST]
+ok(group("CAP") and not uncovered,
+   "every RWC_CAP entry point (%d) has its cases in tests/capacity.py" % len(group("CAP")), uncovered)
 # Offset pointers: bytes 4..7 of the 8-byte offset unmapped.
 OFFP = {n: ("offset" if shape == "RWC_SENDFILE" else "off_in") for shape, n in ROWS if shape in GROUPS["OFFP"]}
 SYS = {"syscall_read": "read", "syscall_write": "write", "syscall_pread64": "pread64",

@@ -4,9 +4,9 @@ libunwind opens a pipe at its first use and again at each later one (see
 src/frames/unwind.c); those descriptors take the program's lowest free numbers.
 A program started with descriptor 0, 1, 2 or all three closed (and one
 started normally) lists its open descriptors from inside, at its start
-and after its checked calls: with the stack check (its constructor loads
-libunwind; a call whose buffer is on the stack walks the frames), with a
-report (a bad read: a backtrace), both, and without the stack check.  The
+and after its checked calls: with the stack check (a call whose buffer
+is on the stack walks the frames, without libunwind), with a report (a
+bad read: libunwind's first use), both, and without the stack check.  The
 lists must equal those of the same program without the library.  Also
 the issue's own case: ls /proc/self/fd with descriptor 0 and/or 2 closed."""
 import json
@@ -58,10 +58,10 @@ os.write(9, ("\n".join(out) + "\n").encode())
 '''
 
 CLOSED = [(), (0,), (1,), (2,), (0, 1, 2)]
-# (checks, mode): the stack check (the constructor uses libunwind) in
-# every mode; without it, libunwind is first used by the report.
-RUNS = [("+stack", "none"), ("+stack", "stack"), ("+stack", "bad"), ("+stack", "stack,bad"),
-        ("", "none"), ("", "bad")]
+# (checks, mode): the stack check (the default) in every mode, and
+# without it; libunwind is first used by the report either way.
+RUNS = [("", "none"), ("", "stack"), ("", "bad"), ("", "stack,bad"),
+        ("-stack", "none"), ("-stack", "bad")]
 
 tmp = tempfile.mkdtemp(prefix="rwc-fds-")
 for fd in os.listdir("/proc/self/fd"):  # the programs inherit only what spawn() gives
@@ -152,9 +152,9 @@ for closed in CLOSED:
 ls = shutil.which("ls")
 for closed in [(), (0,), (2,), (0, 2)]:
     b = spawn([ls, "/proc/self/fd"], closed, environment(False), 1)
-    r = spawn([ls, "/proc/self/fd"], closed, environment(True, "+stack"), 1)
+    r = spawn([ls, "/proc/self/fd"], closed, environment(True), 1)
     reports()
-    ok(r[0] == 0 and r[1] == b[1] and b[1], "ls /proc/self/fd, %s, RWCHECK_CHECKS=+stack: the same list (%s)"
+    ok(r[0] == 0 and r[1] == b[1] and b[1], "ls /proc/self/fd, %s, default checks: the same list (%s)"
        % (name(closed), " ".join(r[1].split())), "without: %r\nwith: %r" % (b, r))
 
 shutil.rmtree(tmp)

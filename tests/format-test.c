@@ -142,6 +142,7 @@ static void heap_overflow(void)
 	f.bounds.lo = 0x5555555592a0;
 	f.bounds.hi = 0x555555559308;
 	f.bounds.limit = f.bounds.hi;
+	f.bounds.usable = 120;
 	f.v.lo = 0x5555555592a0;
 	f.v.hi = f.v.lo + 200;
 	f.v.bad_lo = f.bounds.hi;
@@ -149,6 +150,49 @@ static void heap_overflow(void)
 	f.origin = frames;
 	f.norigin = 2;
 	both("heap_overflow", &c, &f);
+}
+
+static void global_overflow(void)
+{
+	struct rwc_call c = {.name = "read", .shape = RWC_SHAPE_BUF, .need = RWC_NEED_WRITE, .fd = 3,
+			     .buf = (void *)0x5555555580c0, .count = 128};
+	struct rwc_finding f = finding(RWC_GLOBAL_OVERFLOW, c.buf, c.count);
+
+	f.bounds.kind = RWC_HOLDER_GLOBAL;
+	f.bounds.lo = 0x5555555580c0;
+	f.bounds.hi = f.bounds.limit = 0x5555555580e0;
+	f.bounds.name = "hdr";
+	f.bounds.module = "/usr/bin/victim";
+	f.bounds.into = "next_obj";
+	f.v.lo = 0x5555555580c0;
+	f.v.hi = f.v.lo + 128;
+	f.v.bad_lo = f.bounds.hi;
+	f.v.bad_hi = f.v.hi;
+	both("global_overflow", &c, &f);
+}
+
+static void stack_variable(void)
+{
+	struct rwc_call c = {.name = "read", .shape = RWC_SHAPE_BUF, .need = RWC_NEED_WRITE, .fd = 3,
+			     .buf = (void *)0x7ffc46a39860, .count = 64};
+	struct rwc_finding f = finding(RWC_STACK_OVERFLOW, c.buf, c.count);
+
+	f.bounds.kind = RWC_HOLDER_VARIABLE;
+	f.bounds.lo = 0x7ffc46a39860;
+	f.bounds.hi = f.bounds.limit = f.bounds.lo + 16;
+	f.bounds.index = 0;
+	f.bounds.name = "name";
+	f.bounds.type = "char [16]";
+	f.bounds.decl_file = "/src/x.c";
+	f.bounds.decl_line = 12;
+	f.bounds.function = "read_name";
+	f.bounds.into = "rest";
+	f.bounds.into_type = "char [240]";
+	f.v.lo = 0x7ffc46a39860;
+	f.v.hi = f.v.lo + 64;
+	f.v.bad_lo = f.bounds.hi;
+	f.v.bad_hi = f.v.hi;
+	both("stack_variable", &c, &f);
 }
 
 static void syscall_count(void)
@@ -160,6 +204,51 @@ static void syscall_count(void)
 	both("syscall_count", &c, &f);
 }
 
+/* A call with an argument list (issue 15): the argument named, its
+ * capacity, the in/out length before it. */
+static void getsockopt_heap(void)
+{
+	const struct rwc_arg args[] = {
+		{.name = "level", .n = 1, .kind = RWC_ARG_INT},
+		{.name = "optname", .n = 3, .kind = RWC_ARG_INT},
+		{.name = "optlen", .p = (void *)0x7ffc1000, .n = 4, .need = RWC_NEED_READ | RWC_NEED_WRITE},
+		{.name = "optval", .p = (void *)0x5555555592a0, .lenp = (void *)0x7ffc1000, .need = RWC_NEED_WRITE},
+	};
+	struct rwc_call c = {.name = "getsockopt", .shape = RWC_SHAPE_ARGS, .fd = 3, .args = args, .nargs = 4};
+	struct rwc_finding f = finding(RWC_HEAP_OVERFLOW, args[3].p, 64);
+
+	f.what = "optval";
+	f.bounds.kind = RWC_HOLDER_BLOCK;
+	f.bounds.lo = 0x5555555592a0;
+	f.bounds.hi = 0x5555555592b8;
+	f.bounds.limit = f.bounds.hi;
+	f.v.lo = 0x5555555592a0;
+	f.v.hi = f.v.lo + 64;
+	f.v.bad_lo = f.bounds.hi;
+	f.v.bad_hi = f.v.hi;
+	both("getsockopt_heap", &c, &f);
+}
+
+/* ... and one without a descriptor. */
+static void readlink_unmapped(void)
+{
+	const struct rwc_arg args[] = {
+		{.name = "buf", .p = (void *)0x7f00deacff00, .n = 4096, .need = RWC_NEED_WRITE},
+		{.name = "bufsiz", .n = 4096, .kind = RWC_ARG_INT},
+	};
+	struct rwc_call c = {.name = "readlink", .shape = RWC_SHAPE_ARGS, .fd = -1, .no_fd = 1, .args = args,
+			     .nargs = 2};
+	struct rwc_finding f = finding(RWC_BUF_UNMAPPED, args[0].p, 4096);
+
+	f.v.problem = RWC_BUF_UNMAPPED;
+	f.v.lo = 0x7f00deacff00;
+	f.v.hi = f.v.lo + 4096;
+	f.v.bad_lo = 0x7f00dead0000;
+	f.v.bad_hi = f.v.hi;
+	desc(&f.v.prev, 0x7f00dea00000, 0x7f00dead0000, RWC_PROT_R | RWC_PROT_W, "");
+	both("readlink_unmapped", &c, &f);
+}
+
 int main(void)
 {
 	rwc_knobs.action = 0;
@@ -167,6 +256,10 @@ int main(void)
 	pread_offset();
 	readv_unmapped();
 	heap_overflow();
+	global_overflow();
+	stack_variable();
 	syscall_count();
+	getsockopt_heap();
+	readlink_unmapped();
 	return done_testing();
 }

@@ -103,6 +103,54 @@ for tag, exe in VARIANTS:
     r = Run([prog, "chain", "bad"], env={"RWCHECK_SUPPRESS": supp("chain", "inner", "outer", "main")})
     ok(not r.reports and r.log == "", "%s chain: fun:inner fun:outer fun:main silences it" % tag, r.describe())
 
+# A count larger than the object the compiler saw (issue 14, item 4):
+# glibc's __*_chk aborts the call ("buffer overflow detected", status
+# SIGABRT); rwcheck reports it first, with the caller, the object and
+# both sizes.  The object is the heap block when the buffer is in one,
+# else [buf, buf + the compiler's size) on the caller's stack or in the
+# module's image.
+OVER = [("over_global", "__read_chk", "global-overflow", "global", 16, 16, 63),
+        ("over_stack", "__read_chk", "stack-overflow", "stack-variable", 16, 16, 63),
+        ("over_heap", "__read_chk", "heap-overflow", "heap-block", 100, 100, 199),
+        ("over_fread", "__fread_chk", "global-overflow", "global", 16, 16, 63),
+        ("over_recv", "__recv_chk", "global-overflow", "global", 16, 16, 63)]
+for case, chk, problem, kind, size, first, last in OVER:
+    name = "compiler's size %s" % case
+    base = Run([PROG, case, "bad"], preload=False)
+    ok(base.status == -6 and "buffer overflow detected" in base.stderr,
+       "%s bad without rwcheck: glibc aborts it" % name, base.describe())
+    r = Run([PROG, case, "bad"])
+    ok(r.status == -6 and "buffer overflow detected" in r.stderr and "result" not in r.stdout,
+       "%s bad: still aborted by glibc after the report" % name, r.describe())
+    check_report(r, name, chk, problem, first, last)
+    if r.reports:
+        rep = r.reports[0]
+        reg = rep.get("region", {})
+        if kind == "stack-variable" and reg.get("kind") == "stack-frame":
+            # the stack check on (RWC_TEST_CHECKS=all): the frame is known, and wins
+            ok(reg.get("compiler_size") == size and int(reg.get("start", "0"), 16) <= int(rep.get("buf", "0"), 16),
+               "%s: region the caller's frame, compiler_size %d" % (name, size), reg)
+        else:
+            ok(reg.get("kind") == kind and reg.get("size") == size and reg.get("compiler_size") == size and
+               int(reg.get("start", "0"), 16) == int(rep.get("buf", "0x1"), 16),
+               "%s: region %s of %d bytes at buf, compiler_size %d" % (name, kind, size, size), reg)
+        ok("the compiler saw an object of %d bytes at buf; count %d is larger" % (size, last + 1)
+           in rep.get("text", ""), "%s: the text says the compiler saw %d bytes" % (name, size), rep.get("text"))
+        if kind == "global":
+            ok(reg.get("module", "").endswith("victim_fortify"), "%s: the module is the program" % name, reg)
+    g = Run([PROG, case, "good"])
+    gb = Run([PROG, case, "good"], preload=False)
+    ok(g.status == 0 and not g.reports and g.log == "" and g.results == gb.results and g.results,
+       "%s good (count == the compiler's size): no report, same result" % name, g.describe())
+# Report first, then glibc's abort: the order on stderr.
+r = Run([PROG, "over_global", "bad"], fmt="text", log=False)
+err = r.stderr
+ok(r.status == -6 and 0 <= err.find("[global-overflow]") < err.find("buffer overflow detected"),
+   "compiler's size: the report is on stderr before glibc's abort message", r.describe())
+r = Run([PROG, "over_global", "bad"], env={"RWCHECK_CHECKS": "maps,offset,count"})
+ok(r.status == -6 and not r.reports, "compiler's size: no report without the bounds checks (glibc aborts alone)",
+   r.describe())
+
 # The wrapper's summary names the inlined caller too.
 want = inlined("-O2 fortified (wrapper)", PROG, "inline_read", "__read_chk") or [("slurp", 0)]
 p = subprocess.run([os.path.join(BUILD, "rwcheck"), "--", PROG, "inline_read", "bad"],

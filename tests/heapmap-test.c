@@ -2,7 +2,9 @@
  * reference, on addresses only (no memory behind them): random blocks
  * recorded live and freed across leaf boundaries, then every lookup —
  * the backward search, its 64 MiB reach and floor, the inline quick
- * answers — compared with a brute-force search.  And the trace depot. */
+ * answers — compared with a brute-force search.  The requested sizes
+ * (slack bytes, escaped records across a leaf boundary, widening).  And
+ * the trace depot. */
 #include "config.h"
 
 #include <stdint.h>
@@ -149,6 +151,34 @@ int main(void)
 	   "above 128 TiB: nothing, and no crash");
 	rwc_hm_live(BASE + 8, 0);
 	ok(rwc_hm_prev(BASE + 8, 0, 0) != BASE + 8, "a misaligned start is ignored");
+
+	{ /* requested sizes: in the slack byte, escaped, widened, unknown */
+		uintptr_t a = 0x600000000000ul, edge = 0x600000000000ul + GIB - 64;
+		unsigned s = 99;
+
+		rwc_hm_live_req(a, 0, 100, 104);
+		rwc_hm_live_req(a + 256, 0, 1000, 1000 + 254);
+		rwc_hm_live_req(a + 4096, 0, 100, 1 << 20);
+		rwc_hm_live_req(edge, 0, 12345, 1 << 20); /* its record runs into the next leaf */
+		ok(rwc_hm_requested(a, 104) == 100 && rwc_hm_near_slack(a + 50, &s) == a && s == 4 &&
+		   rwc_hm_requested_quick(s, 104) == 100, "a request with 4 bytes of slack: in its byte");
+		ok(rwc_hm_requested(a + 256, 1254) == 1000, "254 bytes of slack: still in its byte");
+		ok(rwc_hm_requested(a + 4096, 1 << 20) == 100 && rwc_hm_near_slack(a + 4096, &s) == a + 4096 &&
+		   rwc_hm_requested_quick(s, 1 << 20) == SIZE_MAX, "1 MiB of slack: escaped, and the quick answer defers");
+		ok(rwc_hm_requested(edge, 1 << 20) == 12345, "an escaped record across a leaf boundary");
+		ok(rwc_hm_requested(a + 4096, 50) == 50, "a record above the usable size is not believed");
+		rwc_hm_widen(a);
+		rwc_hm_widen(a + 4096);
+		ok(rwc_hm_requested(a, 104) == 104 && rwc_hm_requested(a + 4096, 1 << 20) == 1 << 20,
+		   "widened (malloc_usable_size): the usable size");
+		rwc_hm_live(a + 8192, 0); /* no request known */
+		ok(rwc_hm_requested(a + 8192, 48) == 48, "a block with no request recorded: its usable size");
+		rwc_hm_live_req(a + 256, 0, 1000, 1254);
+		rwc_hm_freed(a + 256, 1);
+		rwc_hm_widen(a + 256);
+		ok(rwc_hm_requested(a + 256, 1254) == 1000, "a freed block keeps its request; widening it does nothing");
+		ok(rwc_hm_requested(0x700000000000ul, 64) == 64, "no leaf: the usable size");
+	}
 
 	rwc_hm_origins = 1;
 	rwc_hm_live(BASE + 4096, 0xabc0);

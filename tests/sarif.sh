@@ -38,5 +38,48 @@ fi
 "$W" --sarif="$dir/clean.sarif" -- true; st=$?
 python3 -c 'import json,sys; l=json.load(open(sys.argv[1])); sys.exit(0 if l["runs"][0]["results"]==[] else 1)' "$dir/clean.sarif"
 t "$([ $? = 0 ] && [ $st = 0 ]; echo $?)" "a clean run writes a SARIF log with no results"
+
+# Results merged: another wrapper run into the same file adds its counts;
+# URIs relative to SRCROOT; informationUri; fingerprints without paths.
+"$W" --sarif="$dir/run.sarif" -- "$RWC_BUILDDIR/tests/bad-child" 2 >/dev/null 2>&1
+python3 - "$dir/run.sarif" "$(pwd)" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+res = run["results"]
+loc = res[0]["locations"][0]["physicalLocation"]["artifactLocation"]
+fp = res[0]["partialFingerprints"]["rwcheckCallSite/v2"]
+ok = (len(res) == 2 and res[0]["properties"]["count"] == 5 and res[0]["properties"]["processes"] == 2 and
+      loc["uriBaseId"] == "SRCROOT" and not loc["uri"].startswith("/") and loc["uri"].endswith("bad-child.c") and
+      run["originalUriBaseIds"]["SRCROOT"]["uri"] == "file://" + sys.argv[2].rstrip("/") + "/" and
+      run["tool"]["driver"]["informationUri"].endswith("rwcheck.1") and
+      "/" not in fp and ":" not in fp)
+sys.exit(0 if ok else 1)
+PY
+t $? "a second wrapper run merges into the file: 5 calls from 2 processes, one result; SRCROOT-relative URI; informationUri"
+
+# The fingerprint stays when the line moves; the location is the user's
+# code: with debug info its file:line, without it its module and function.
+cp "$RWC_SRCDIR/tests/bad-child.c" "$dir/a.c"
+{ printf '\n\n\n'; cat "$RWC_SRCDIR/tests/bad-child.c"; } >"$dir/b.c"
+(cd "$dir" && cc -g -o a a.c && cc -g -o b b.c && cc -o nog a.c) || t 1 "cc builds the variants"
+for v in a b nog; do (cd "$dir" && "$W" --sarif="$dir/$v.sarif" -- "./$v" >/dev/null 2>&1); done
+python3 - "$dir" <<'PY'
+import json, sys
+def first(v):
+    return json.load(open(sys.argv[1] + "/" + v + ".sarif"))["runs"][0]["results"][0]
+a, b, nog = first("a"), first("b"), first("nog")
+la, lb = a["locations"][0]["physicalLocation"], b["locations"][0]["physicalLocation"]
+ln = nog["locations"][0]
+ok = (a["partialFingerprints"] == b["partialFingerprints"] == nog["partialFingerprints"] and
+      lb["region"]["startLine"] == la["region"]["startLine"] + 3 and
+      la["artifactLocation"] == {"uri": "a.c", "uriBaseId": "SRCROOT"} and
+      ln["physicalLocation"]["artifactLocation"] == {"uri": "nog", "uriBaseId": "SRCROOT"} and
+      "region" not in ln["physicalLocation"] and ln["logicalLocations"][0]["name"] == "main")
+sys.exit(0 if ok else 1)
+PY
+t $? "the fingerprint is the same when the line moves and without debug info; without it the location is the module and main"
+"$W" --srcroot="$dir" --sarif="$dir/root.sarif" -- "$dir/a" >/dev/null 2>&1
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; l=r["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]; sys.exit(0 if r["originalUriBaseIds"]["SRCROOT"]["uri"]=="file://"+sys.argv[2]+"/" and l["uriBaseId"]=="SRCROOT" else 1)' "$dir/root.sarif" "$dir"
+t $? "--srcroot=DIR: the SRCROOT base is DIR"
 echo "1..$n"
 exit $failed

@@ -18,6 +18,7 @@
 #include "mapview/maps_parse.h"
 #include "mapview/pagemap.h"
 #include "report/suppress.h"
+#include "frames/cfi.h"
 #include "frames/symbolize.h"
 #include "base/symscope.h"
 #include "tap.h"
@@ -365,24 +366,43 @@ static void test_bounds_verdicts(void)
 	struct rwc_bounds b, f = {.kind = RWC_HOLDER_FRAME, .lo = 0x1000, .hi = 0x1080, .limit = 0x1068};
 	uintptr_t lo = 0, hi = 0;
 
-	ok(rwc_heap_verdict(0x2000, 104, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_OK &&
+	/* H(start, requested, usable) */
+#define H(s, r, u) (&(struct rwc_heap_block){(s), (r), (u)})
+#define NOB H(0, 0, 0)
+	ok(rwc_heap_verdict(0x2000, 104, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_OK &&
 	   b.kind == RWC_HOLDER_BLOCK, "heap: the whole block is fine");
-	ok(rwc_heap_verdict(0x2000, 4096, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
+	ok(rwc_heap_verdict(0x2000, 4096, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
 	   lo == 0x2068 && hi == 0x3000 && b.lo == 0x2000 && b.hi == 0x2068,
 	   "heap: past the block: bad bytes from its end");
-	ok(rwc_heap_verdict(0x2032, 54, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_OK,
+	ok(rwc_heap_verdict(0x2032, 54, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_OK,
 	   "heap: an interior pointer up to the end is fine");
-	ok(rwc_heap_verdict(0x2032, 55, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
+	ok(rwc_heap_verdict(0x2032, 55, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
 	   lo == 0x2068, "heap: one byte past the end from an interior pointer");
-	ok(rwc_heap_verdict(0x2100, 10, 0x2000, 104, 0x2100, 104, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
-	   b.kind == RWC_HOLDER_FREED && lo == 0x2100 && hi == 0x210a, "heap: inside a freed block");
-	ok(rwc_heap_verdict(0x2100, 10, 0x2000, 104, 0x2040, 4096, &b, &lo, &hi) == RWC_OK,
+	ok(rwc_heap_verdict(0x2000, 100, H(0x2000, 100, 104), NOB, &b, &lo, &hi) == RWC_OK &&
+	   b.hi == 0x2064 && b.usable == 104, "heap: the requested bytes are fine");
+	ok(rwc_heap_verdict(0x2000, 101, H(0x2000, 100, 104), NOB, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
+	   lo == 0x2064 && hi == 0x2065 && b.lo == 0x2000 && b.hi == 0x2064 && b.usable == 104,
+	   "heap: one byte past the requested ones, within the usable ones");
+	ok(rwc_heap_verdict(0x2066, 1, H(0x2000, 100, 104), NOB, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
+	   lo == 0x2066 && hi == 0x2067 && b.kind == RWC_HOLDER_BLOCK,
+	   "heap: a range that starts in the slack: all of it bad");
+	ok(rwc_heap_verdict(0x2000, 101, H(0x2000, 200, 104), NOB, &b, &lo, &hi) == RWC_OK && b.hi == 0x2068,
+	   "heap: a request above the usable size counts as the usable size");
+	ok(rwc_heap_verdict(0x2100, 10, H(0x2000, 104, 104), H(0x2100, 100, 104), &b, &lo, &hi) ==
+	   RWC_USE_AFTER_FREE && b.kind == RWC_HOLDER_FREED && lo == 0x2100 && hi == 0x210a &&
+	   b.hi == 0x2164 && b.usable == 104, "heap: inside a freed block: use-after-free");
+	ok(rwc_heap_verdict(0x2100, 4096, H(0x2000, 104, 104), H(0x2100, 100, 104), &b, &lo, &hi) ==
+	   RWC_USE_AFTER_FREE && lo == 0x2100 && hi == 0x2164,
+	   "heap: ... the bad bytes: the freed block's requested ones");
+	ok(rwc_heap_verdict(0x2100, 10, H(0x2000, 104, 104), H(0x2040, 4096, 4096), &b, &lo, &hi) == RWC_OK,
 	   "heap: a freed start inside the live block below is stale: no verdict");
-	ok(rwc_heap_verdict(0x2100, 10, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_OK &&
+	ok(rwc_heap_verdict(0x2100, 10, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_OK &&
 	   b.kind == RWC_HOLDER_NONE, "heap: between blocks: no verdict");
-	ok(rwc_heap_verdict(0x2000, 0, 0x2000, 104, 0, 0, &b, &lo, &hi) == RWC_OK, "heap: count 0");
-	ok(rwc_heap_verdict(UINTPTR_MAX - 12, 100, UINTPTR_MAX - 16, 8, 0, 0, &b, &lo, &hi) ==
+	ok(rwc_heap_verdict(0x2000, 0, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_OK, "heap: count 0");
+	ok(rwc_heap_verdict(UINTPTR_MAX - 12, 100, H(UINTPTR_MAX - 16, 8, 8), NOB, &b, &lo, &hi) ==
 	   RWC_HEAP_OVERFLOW && hi == UINTPTR_MAX, "heap: a range that wraps ends at the top");
+#undef H
+#undef NOB
 
 	ok(rwc_stack_verdict(0x1010, 0x58, &f, &lo, &hi) == RWC_OK, "stack: up to the first save slot");
 	ok(rwc_stack_verdict(0x1010, 0x59, &f, &lo, &hi) == RWC_STACK_OVERFLOW && lo == 0x1068 &&
@@ -390,6 +410,12 @@ static void test_bounds_verdicts(void)
 	ok(rwc_stack_verdict(0x1010, 0x400, &f, &lo, &hi) == RWC_STACK_OVERFLOW && lo == 0x1068,
 	   "stack: on into the callers' frames");
 	ok(rwc_stack_verdict(0x2000, 0x400, &f, &lo, &hi) == RWC_OK, "stack: not in this frame: no verdict");
+	f.kind = RWC_HOLDER_VARIABLE; /* a variable of 16 bytes at 0x1010 */
+	f.lo = 0x1010, f.hi = f.limit = 0x1020;
+	ok(rwc_stack_verdict(0x1014, 12, &f, &lo, &hi) == RWC_OK, "stack: up to the end of the variable");
+	ok(rwc_stack_verdict(0x1014, 0x30, &f, &lo, &hi) == RWC_STACK_OVERFLOW && lo == 0x1020 && hi == 0x1044,
+	   "stack: past the variable, from its end");
+	ok(rwc_stack_verdict(0x1020, 0x30, &f, &lo, &hi) == RWC_OK, "stack: not in this variable: no verdict");
 	f.kind = RWC_HOLDER_NONE;
 	ok(rwc_stack_verdict(0x1010, 0x400, &f, &lo, &hi) == RWC_OK, "stack: no frame: no verdict");
 }
@@ -428,6 +454,106 @@ static void test_symscope(void)
 	ok(!rwc_sym_first("rwc_no_such_symbol", NULL, NULL, &q), "symscope: an unknown name is not found");
 }
 
+/* ---- the CFI interpreter (frames/cfi.c) on hand-made .eh_frame bytes ---- */
+
+/* A module image: .eh_frame_hdr at 0, a CIE at 32, its FDE after it,
+ * covering the made-up function [F, F+16): push rbp; mov rsp,rbp; ...;
+ * remember/restore around an early "ret" at F+10.  Returns its length. */
+static size_t cfi_image(uint8_t *m, uintptr_t f_off)
+{
+	uintptr_t base = (uintptr_t)m;
+	uint8_t cie[] = {0, 0, 0, 0, /* id */ 1, 'z', 'R', 0, 1, 0x78, 16, 1, 0x1b,
+			 0x0c, 7, 8, 0x90, 1, 0, 0, 0, 0};
+	uint8_t insns[] = {0x41, 0x0e, 16, 0x86, 2, /* F+1: cfa rsp+16, rbp at cfa-16 */
+			   0x43, 0x0d, 6,               /* F+4: cfa rbp+16 */
+			   0x46, 0x0a, 0x0c, 7, 8,     /* F+10: remember; cfa rsp+8 */
+			   0x41, 0x0b,                  /* F+11: restore: cfa rbp+16 again */
+			   0, 0, 0};
+	size_t cie_at = 32, fde_at = cie_at + 4 + sizeof cie, end;
+	uint32_t len = sizeof cie;
+	int32_t v;
+
+	memset(m, 0, 256);
+	m[0] = 1, m[1] = 0x1b, m[2] = 0x03, m[3] = 0x3b;
+	v = (int32_t)(cie_at - 4), memcpy(m + 4, &v, 4); /* eh_frame_ptr, pcrel */
+	v = 1, memcpy(m + 8, &v, 4);                      /* one entry */
+	v = (int32_t)f_off, memcpy(m + 12, &v, 4);
+	v = (int32_t)fde_at, memcpy(m + 16, &v, 4);
+	memcpy(m + cie_at, &len, 4);
+	memcpy(m + cie_at + 4, cie, sizeof cie);
+	len = 4 + 4 + 4 + 1 + sizeof insns;
+	memcpy(m + fde_at, &len, 4);
+	v = (int32_t)(fde_at + 4 - cie_at), memcpy(m + fde_at + 4, &v, 4);
+	v = (int32_t)(f_off - (fde_at + 8)), memcpy(m + fde_at + 8, &v, 4); /* pc_begin, pcrel */
+	v = 16, memcpy(m + fde_at + 12, &v, 4);                             /* pc_range */
+	m[fde_at + 16] = 0;                                                 /* no augmentation data */
+	memcpy(m + fde_at + 17, insns, sizeof insns);
+	end = fde_at + 4 + len;
+	(void)base;
+	return end + 4; /* a zero terminator */
+}
+
+static void test_cfi(void)
+{
+	static uint8_t img[256] __attribute__((aligned(8)));
+	uintptr_t f_off = 200, b = (uintptr_t)img, f = b + f_off, fde;
+	size_t n = cfi_image(img, f_off);
+	struct rwc_cfi_mem m = {b, b + n, NULL};
+	struct rwc_cfi_row row;
+	int good = 1;
+
+	fde = rwc_cfi_search(&m, b, f);
+	ok(fde == b + 32 + 4 + 22, "cfi: the search table finds the FDE (%#lx)", (unsigned long)(fde - b));
+	ok(rwc_cfi_search(&m, b, f - 1) == 0, "cfi: a pc below every entry has none");
+	ok(rwc_cfi_row(&m, fde, f, &row) && row.cfa_reg == RWC_CFI_RSP && row.cfa_off == 8 &&
+	   row.rule[RWC_CFI_RA] == RWC_CFI_OFFSET && row.off[RWC_CFI_RA] == -8 && row.rule[RWC_CFI_RBP] == RWC_CFI_SAME,
+	   "cfi: at the entry, CFA = rsp+8, return address at CFA-8 (the CIE's rules)");
+	ok(rwc_cfi_row(&m, fde, f + 1, &row) && row.cfa_reg == RWC_CFI_RSP && row.cfa_off == 16 &&
+	   row.rule[RWC_CFI_RBP] == RWC_CFI_OFFSET && row.off[RWC_CFI_RBP] == -16,
+	   "cfi: after push rbp, CFA = rsp+16, rbp saved at CFA-16");
+	ok(rwc_cfi_row(&m, fde, f + 9, &row) && row.cfa_reg == RWC_CFI_RBP && row.cfa_off == 16,
+	   "cfi: in the body, CFA = rbp+16");
+	ok(rwc_cfi_row(&m, fde, f + 10, &row) && row.cfa_reg == RWC_CFI_RSP && row.cfa_off == 8 &&
+	   row.rule[RWC_CFI_RBP] == RWC_CFI_OFFSET,
+	   "cfi: at the early return (remember_state, def_cfa), CFA = rsp+8");
+	ok(rwc_cfi_row(&m, fde, f + 15, &row) && row.cfa_reg == RWC_CFI_RBP && row.cfa_off == 16,
+	   "cfi: after restore_state, CFA = rbp+16 again (the CFA is restored too)");
+	ok(!rwc_cfi_row(&m, fde, f + 16, &row) && !rwc_cfi_row(&m, fde, f - 1, &row),
+	   "cfi: a pc outside the FDE's range: no row");
+	/* Every truncation of the image and every one-byte change: never a
+	 * read outside (make check-asan), and no row where the bytes that
+	 * matter are cut off. */
+	for (size_t cut = 0; cut < n - 4; cut++) {
+		struct rwc_cfi_mem t = {b, b + cut, NULL};
+		uintptr_t e = rwc_cfi_search(&t, b, f + 5);
+
+		if (e && rwc_cfi_row(&t, e, f + 5, &row) && cut < 32 + 4 + 22 + 4 + 17)
+			good = 0;
+	}
+	ok(good, "cfi: truncated images give no row");
+	good = 1;
+	for (size_t i = 0; i < n; i++)
+		for (int bit = 0; bit < 8; bit++) {
+			uintptr_t e;
+
+			cfi_image(img, f_off);
+			img[i] ^= (uint8_t)(1u << bit);
+			e = rwc_cfi_search(&m, b, f + 5);
+			if (e && rwc_cfi_row(&m, e, f + 5, &row) && row.cfa_reg >= RWC_CFI_NREGS)
+				good = 0;
+		}
+	ok(good, "cfi: every one-bit change: no crash, no register out of range");
+	cfi_image(img, f_off);
+	img[32 + 4 + 4] = 'e'; /* augmentation "eR": unknown, cannot be skipped */
+	ok(!rwc_cfi_row(&m, fde, f + 5, &row), "cfi: an augmentation without 'z': no row");
+	cfi_image(img, f_off);
+	img[32 + 4 + 10] = 15; /* return address column 15: not x86-64's */
+	ok(!rwc_cfi_row(&m, fde, f + 5, &row), "cfi: another return-address column: no row");
+	cfi_image(img, f_off);
+	img[3] = 0x1b; /* a table encoding other than datarel sdata4 */
+	ok(!rwc_cfi_search(&m, b, f + 5), "cfi: an unknown table encoding: no FDE");
+}
+
 int main(void)
 {
 	test_symscope();
@@ -443,5 +569,6 @@ int main(void)
 	test_checks_knob();
 	test_bounds_verdicts();
 	test_dw_room();
+	test_cfi();
 	return done_testing();
 }

@@ -22,7 +22,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -323,6 +326,156 @@ static void c_stack_thread(void)
 	pthread_join(t, NULL);
 }
 
+/* ---- stack, issue 14: the frame walk without libunwind -------------- */
+
+/* Is libunwind mapped in this process? */
+static int libunwind_loaded(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int found = 0;
+
+	while (f && fgets(line, sizeof line, f))
+		found |= strstr(line, "libunwind") != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* Good reads into the caller's own frame only: nothing is loaded. */
+static void c_stack_nolib(void)
+{
+	ret = local64();
+	printf("libunwind %s\n", libunwind_loaded() ? "loaded" : "not loaded");
+}
+
+/* The buffer two frames up: mid passes it on to callee. */
+static NOINLINE ssize_t mid(char *b, size_t n)
+{
+	ssize_t r = callee(b, n);
+
+	__asm__ volatile("" : : : "memory"); /* no tail call */
+	return r;
+}
+
+static NOINLINE ssize_t caller_down2(void)
+{
+	char b[128];
+	ssize_t r = mid(b, bad ? 512 : sizeof b);
+
+	__asm__ volatile("" : : "r"(b) : "memory");
+	return r;
+}
+
+static void c_stack_down2(void) { ret = caller_down2(); }
+
+/* A signal handler reads into its own stack buffer, interrupting the
+ * program's own checked calls (a timer): good every time, or (bad) an
+ * overrun once. */
+static volatile sig_atomic_t handled, handler_bad;
+
+static NOINLINE void on_signal(int sig)
+{
+	char b[32];
+	int e = errno;
+
+	(void)sig;
+	if (pread(file_fd, b, handler_bad && handled == 5 ? 128 : sizeof b, 0) < 0)
+		_exit(97);
+	__asm__ volatile("" : : "r"(b) : "memory");
+	handled++;
+	errno = e;
+}
+
+static void c_stack_signal(void)
+{
+	struct sigaction sa;
+	struct itimerval it = {{0, 200}, {0, 200}};
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGALRM, &sa, NULL);
+	handler_bad = bad;
+	bad = 0;
+	setitimer(ITIMER_REAL, &it, NULL);
+	for (long i = 0; handled < 50 && i < 100000000; i++) {
+		lseek(file_fd, 0, SEEK_SET);
+		if (local64() < 0)
+			exit(98);
+	}
+	memset(&it, 0, sizeof it);
+	setitimer(ITIMER_REAL, &it, NULL);
+	printf("handled %d\n", handled >= 50);
+	ret = 0;
+}
+
+/* The same on an alternate signal stack. */
+static void c_stack_altstack(void)
+{
+	stack_t ss = {.ss_sp = malloc(65536), .ss_size = 65536, .ss_flags = 0};
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_ONSTACK;
+	if (!ss.ss_sp || sigaltstack(&ss, NULL) != 0 || sigaction(SIGUSR1, &sa, NULL) != 0)
+		exit(96);
+	handler_bad = bad;
+	handled = bad ? 5 : 0; /* bad: the first run overruns */
+	raise(SIGUSR1);
+	printf("handled %d\n", handled == (bad ? 6 : 1));
+	ret = 0;
+}
+
+/* A vfork child reads into its own frame's buffer, then _exits. */
+static NOINLINE int vfork_read(void)
+{
+	char b[48];
+	ssize_t r;
+
+	SITE(); r = pread(file_fd, b, bad ? 200 : sizeof b, 0);
+	__asm__ volatile("" : : "r"(b) : "memory");
+	return r == 10 ? 0 : 1;
+}
+
+static void c_stack_vfork(void)
+{
+	int st = -1;
+	pid_t p = vfork();
+
+	if (p == 0)
+		_exit(vfork_read());
+	if (p < 0 || waitpid(p, &st, 0) != p)
+		exit(95);
+	printf("child %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	ret = 0;
+}
+
+/* Four threads, each its own stack: 200 good reads, then (bad) one
+ * overrun each. */
+static void *threads_worker(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 200; i++)
+		if (pread(file_fd, (char[64]){0}, 64, 0) < 0)
+			exit(98);
+	return (void *)(intptr_t)local64();
+}
+
+static void c_stack_threads(void)
+{
+	pthread_t t[4];
+	void *r;
+
+	ret = 0;
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, threads_worker, NULL);
+	for (int i = 0; i < 4; i++) {
+		pthread_join(t[i], &r);
+		ret += (intptr_t)r;
+	}
+}
+
 /* The allocator wrappers leave errno alone on success (first calls
  * included: binding, the heap map's first leaf). */
 static void c_alloc_errno(void)
@@ -386,7 +539,8 @@ static const struct {
 	E(heap_pvalloc), E(heap_posix_memalign), E(heap_realloc), E(heap_realloc_shrink),
 	E(heap_interior), E(heap_readv), E(heap_freed), E(heap_large), E(heap_threads),
 	E(stack_local), E(stack_caller), E(stack_two_callers), E(stack_alloca), E(stack_vla), E(stack_thread),
-	E(stack_loop), E(alloc_errno),
+	E(stack_loop), E(stack_nolib), E(stack_down2), E(stack_signal), E(stack_altstack), E(stack_vfork),
+	E(stack_threads), E(alloc_errno),
 #undef E
 };
 

@@ -13,7 +13,11 @@
  *   ENTRY: read pread recv recvfrom (one noinline function each),
  *   inline_read inline_pread inline_recv inline_recvfrom (slurp(), a static
  *   function called once: inlined into main from -O1 on), chain (inner()
- *   inlined into outer() inlined into main). */
+ *   inlined into outer() inlined into main),
+ *   over_global over_stack over_heap over_fread over_recv (a count
+ *   larger than the object the compiler saw: glibc aborts the bad call,
+ *   after rwcheck's report; the good twin asks exactly the object's
+ *   size). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +32,40 @@ static char buf[8192] __attribute__((aligned(4096)));
 static int fd, sock[2];
 static volatile size_t n = sizeof buf; /* unknown at compile time: __*_chk */
 static ssize_t ret;
+
+/* The over_* cases: 16-byte objects (a 100-byte heap block) read with 64
+ * (200) bytes, or exactly their size. */
+static char small[16];
+static volatile size_t over_n, heap_n;
+
+__attribute__((noinline)) static void f_over_global(void) { SITE(); ret = read(fd, small, over_n); }
+
+__attribute__((noinline)) static void f_over_stack(void)
+{
+	char b[16];
+
+	SITE(); ret = read(fd, b, over_n);
+	__asm__ volatile("" : : "r"(b) : "memory");
+}
+
+__attribute__((noinline)) static void f_over_heap(void)
+{
+	char *p = malloc(100);
+
+	SITE(); ret = read(fd, p, heap_n);
+	__asm__ volatile("" : : "r"(p) : "memory");
+	free(p);
+}
+
+__attribute__((noinline)) static void f_over_fread(void)
+{
+	FILE *f = fopen("/proc/self/exe", "r");
+
+	SITE(); ret = (ssize_t)fread(small, 1, over_n, f);
+	fclose(f);
+}
+
+__attribute__((noinline)) static void f_over_recv(void) { SITE(); ret = recv(sock[0], small, over_n, 0); }
 
 __attribute__((noinline)) static void f_read(void) { SITE(); ret = read(fd, buf, n); }
 __attribute__((noinline)) static void f_pread(void) { SITE(); ret = pread(fd, buf, n, 0); }
@@ -59,7 +97,9 @@ int main(int argc, char **argv)
 	fd = open("/proc/self/exe", O_RDONLY); /* longer than the buffer: a full read */
 	if (fd < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, sock) < 0 || write(sock[1], "0123456789", 10) != 10)
 		return 99;
-	if (strcmp(argv[2], "bad") == 0)
+	over_n = strcmp(argv[2], "bad") == 0 ? 64 : sizeof small;
+	heap_n = strcmp(argv[2], "bad") == 0 ? 200 : 100;
+	if (strcmp(argv[2], "bad") == 0 && strncmp(argv[1], "over_", 5) != 0)
 		mprotect(buf + 4096, 4096, PROT_READ);
 	if (strcmp(argv[1], "read") == 0)
 		f_read();
@@ -74,6 +114,16 @@ int main(int argc, char **argv)
 	} else if (strcmp(argv[1], "chain") == 0) {
 		SITE(); outer();
 	}
+	else if (strcmp(argv[1], "over_global") == 0)
+		f_over_global();
+	else if (strcmp(argv[1], "over_stack") == 0)
+		f_over_stack();
+	else if (strcmp(argv[1], "over_heap") == 0)
+		f_over_heap();
+	else if (strcmp(argv[1], "over_fread") == 0)
+		f_over_fread();
+	else if (strcmp(argv[1], "over_recv") == 0)
+		f_over_recv();
 	else
 		return 2;
 	printf("result %zd\n", ret);

@@ -195,8 +195,17 @@ static uintptr_t range_end(uintptr_t lo, size_t n)
 	return n > UINTPTR_MAX - lo ? UINTPTR_MAX : lo + n;
 }
 
-enum rwc_problem rwc_heap_verdict(uintptr_t lo, size_t n, uintptr_t live, size_t lsize,
-				  uintptr_t freed, size_t fsize, struct rwc_bounds *b,
+/* B describes the block H: its requested bytes, usable beside them. */
+static void block_holds(struct rwc_bounds *b, enum rwc_holder kind, const struct rwc_heap_block *h)
+{
+	b->kind = kind;
+	b->lo = h->start;
+	b->hi = b->limit = h->start + (h->size <= h->usable ? h->size : h->usable);
+	b->usable = h->usable;
+}
+
+enum rwc_problem rwc_heap_verdict(uintptr_t lo, size_t n, const struct rwc_heap_block *live,
+				  const struct rwc_heap_block *freed, struct rwc_bounds *b,
 				  uintptr_t *bad_lo, uintptr_t *bad_hi)
 {
 	uintptr_t hi = range_end(lo, n);
@@ -204,23 +213,25 @@ enum rwc_problem rwc_heap_verdict(uintptr_t lo, size_t n, uintptr_t live, size_t
 	b->kind = RWC_HOLDER_NONE;
 	if (n == 0)
 		return RWC_OK;
-	if (lsize && lo >= live && lo - live < lsize) {
-		b->kind = RWC_HOLDER_BLOCK;
-		b->lo = live;
-		b->hi = b->limit = live + lsize;
+	if (live->usable && lo >= live->start && lo - live->start < live->usable) {
+		block_holds(b, RWC_HOLDER_BLOCK, live);
 		if (hi <= b->hi)
 			return RWC_OK;
-		*bad_lo = b->hi;
+		*bad_lo = lo > b->hi ? lo : b->hi;
 		*bad_hi = hi;
 		return RWC_HEAP_OVERFLOW;
 	}
-	if (fsize && freed > live && (!lsize || freed - live >= lsize) && lo >= freed && lo - freed < fsize) {
-		b->kind = RWC_HOLDER_FREED;
-		b->lo = freed;
-		b->hi = b->limit = freed + fsize;
+	if (freed->usable && freed->start > live->start &&
+	    (!live->usable || freed->start - live->start >= live->usable) && lo >= freed->start &&
+	    lo - freed->start < freed->usable) {
+		uintptr_t end;
+
+		block_holds(b, RWC_HOLDER_FREED, freed);
+		/* the requested bytes of the range; in the slack, the usable ones */
+		end = lo < b->hi ? b->hi : freed->start + freed->usable;
 		*bad_lo = lo;
-		*bad_hi = hi < b->hi ? hi : b->hi;
-		return RWC_HEAP_OVERFLOW;
+		*bad_hi = hi < end ? hi : end;
+		return RWC_USE_AFTER_FREE;
 	}
 	return RWC_OK;
 }
@@ -230,7 +241,7 @@ enum rwc_problem rwc_stack_verdict(uintptr_t lo, size_t n, const struct rwc_boun
 {
 	uintptr_t hi = range_end(lo, n);
 
-	if (n == 0 || b->kind != RWC_HOLDER_FRAME || lo < b->lo || lo >= b->hi || hi <= b->limit)
+	if (n == 0 || (b->kind != RWC_HOLDER_FRAME && b->kind != RWC_HOLDER_VARIABLE) || lo < b->lo || lo >= b->hi || hi <= b->limit)
 		return RWC_OK;
 	*bad_lo = b->limit > lo ? b->limit : lo;
 	*bad_hi = hi;

@@ -95,17 +95,28 @@ struct rwc_bounds {
 	const char *module;    /* global: the module that holds it */
 	const char *into;      /* the neighbouring object the overrun reaches, or NULL */
 	size_t compiler_size;  /* fortified calls: the object size the compiler saw, 0 none */
+	const char *function;  /* variable: the function (or inlined function) it belongs to */
+	const char *into_type; /* variable: the C type of into, or NULL */
 };
 
-/* Heap verdict on [lo, lo+n): LIVE/LSIZE the nearest live block starting at
- * or below lo (LSIZE 0: none), FREED/FSIZE the nearest freed one (only
- * when above LIVE).  RWC_HEAP_OVERFLOW when the range runs past the live
- * block holding lo, or lo lies in the freed block; fills B and the bad
- * bytes [*bad_lo, *bad_hi). */
-enum rwc_problem rwc_heap_verdict(uintptr_t lo, size_t n, uintptr_t live, size_t lsize,
-				  uintptr_t freed, size_t fsize, struct rwc_bounds *b,
+/* A heap block as the heap check found it: where it starts, the bytes the
+ * program asked for (size) and glibc's usable bytes (usable >= size; 0:
+ * no block). */
+struct rwc_heap_block {
+	uintptr_t start;
+	size_t size, usable;
+};
+
+/* Heap verdict on [lo, lo+n): LIVE the nearest live block starting at or
+ * below lo, FREED the nearest freed one (only when above LIVE's usable
+ * bytes).  RWC_HEAP_OVERFLOW when lo lies in the live block's usable bytes
+ * and the range runs past its requested ones; RWC_USE_AFTER_FREE when lo
+ * lies in the freed block; fills B and the bad bytes [*bad_lo, *bad_hi). */
+enum rwc_problem rwc_heap_verdict(uintptr_t lo, size_t n, const struct rwc_heap_block *live,
+				  const struct rwc_heap_block *freed, struct rwc_bounds *b,
 				  uintptr_t *bad_lo, uintptr_t *bad_hi);
-/* Stack verdict on [lo, lo+n) held by the frame B (kind RWC_HOLDER_FRAME):
+/* Stack verdict on [lo, lo+n) held by the frame or the variable B (kind
+ * RWC_HOLDER_FRAME or RWC_HOLDER_VARIABLE, whose limit is its hi):
  * RWC_STACK_OVERFLOW when the range reaches B->limit. */
 enum rwc_problem rwc_stack_verdict(uintptr_t lo, size_t n, const struct rwc_bounds *b,
 				   uintptr_t *bad_lo, uintptr_t *bad_hi);

@@ -48,7 +48,25 @@ enum rwc_shape {
 	RWC_SHAPE_MMSG, /* fd, mmsghdr array (msg), vlen (iovcnt) */
 	RWC_SHAPE_XFER, /* fd -> fd2, offset pointers, count: sendfile, splice, copy_file_range */
 	RWC_SHAPE_PVM,  /* pid (fd), local iov/iovcnt, remote riov/riovcnt */
+	RWC_SHAPE_ARGS, /* only the argument list (args/nargs): readlink, poll, ... */
 };
+
+/* One argument of a call that hands the kernel a capacity (the list
+ * args/nargs of struct rwc_call).  RWC_ARG_MEM: [p, p+n) used as NEED;
+ * with LENP, n is the socklen_t *lenp holds, read only once lenp is
+ * proved readable (the list names lenp in an earlier RWC_ARG_MEM entry).
+ * A NULL p is an argument not passed: nothing to check.  RWC_ARG_INT:
+ * only shown in the report (its value in n, signed). */
+enum rwc_arg_kind { RWC_ARG_MEM, RWC_ARG_INT };
+struct rwc_arg {
+	const char *name;       /* as the call's man page names it */
+	const void *p;
+	size_t n;
+	const void *lenp;       /* socklen_t *: the in/out length, or NULL */
+	unsigned char kind;     /* enum rwc_arg_kind */
+	unsigned char need;     /* enum rwc_need */
+};
+#define RWC_ARGS_MAX 6
 
 /* One interposed call, as the entry point saw it.  Filled by the thin
  * exported functions (interpose.c, syscall.c) and read by the checks. */
@@ -74,9 +92,14 @@ struct rwc_call {
 	const char *offname[2];   /* ... and their parameters' names */
 	const struct iovec *riov; /* SHAPE_PVM: the remote iovec array */
 	long riovcnt;
+	const struct rwc_arg *args; /* checked after the shape's own buffers */
+	unsigned nargs;
+	int no_fd;                /* the call has no descriptor argument */
 	void *caller;             /* return address into the caller */
 	void *caller_sp;          /* the caller's stack pointer at the call (its
 	                           * frame starts there); NULL: unknown */
+	int has_objsize;          /* fortified __*_chk calls: */
+	size_t objsize;           /* ... the object size the compiler saw at buf */
 };
 
 /* The caller's stack pointer at the call, in an exported entry point: the

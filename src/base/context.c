@@ -57,12 +57,3 @@ void rwc_libs_unlock(void)
 	rwc_lock_drop(&rwc_perproc->report);
 }
 
-int rwc_unwind_lock(void)
-{
-	return rwc_ownmem_get() != 0 && !rwc_in_vfork_child() && !rwc_maybe_in_handler() && rwc_libs_lock();
-}
-
-void rwc_unwind_unlock(void)
-{
-	rwc_libs_unlock();
-}

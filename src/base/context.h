@@ -18,11 +18,5 @@ int rwc_maybe_in_handler(void);
 int rwc_libs_lock(void);
 void rwc_libs_unlock(void);
 
-/* The same lock for the other user of libunwind (the stack check): 1 when
- * taken by a thread that may load libraries (not in a signal handler, a
- * vfork child, a nested report or a child forked mid-report; the
- * library's own memory mapped); then rwc_unwind_unlock. */
-int rwc_unwind_lock(void);
-void rwc_unwind_unlock(void);
 
 #endif

@@ -4,6 +4,8 @@
 #ifndef RWC_ENTRIES_H
 #define RWC_ENTRIES_H
 
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -22,5 +24,14 @@ extern size_t __fread_unlocked_chk(void *__restrict ptr, size_t ptrlen, size_t s
 				   FILE *__restrict stream);
 extern char *__fgets_chk(char *__restrict s, size_t size, int n, FILE *__restrict stream);
 extern char *__fgets_unlocked_chk(char *__restrict s, size_t size, int n, FILE *__restrict stream);
+extern ssize_t __readlink_chk(const char *path, char *buf, size_t len, size_t buflen);
+extern ssize_t __readlinkat_chk(int fd, const char *path, char *buf, size_t len, size_t buflen);
+extern char *__getcwd_chk(char *buf, size_t size, size_t buflen);
+extern int __gethostname_chk(char *buf, size_t len, size_t buflen);
+extern int __getdomainname_chk(char *buf, size_t len, size_t buflen);
+extern int __getgroups_chk(int size, gid_t list[], size_t listlen);
+extern int __poll_chk(struct pollfd *fds, nfds_t nfds, int timeout, size_t fdslen);
+extern int __ppoll_chk(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout,
+		       const sigset_t *ss, size_t fdslen);
 
 #endif

@@ -23,6 +23,7 @@
 #define RWC_FREAD_CHK RWC_ENTRY_NAME_
 #define RWC_FGETS RWC_ENTRY_NAME_
 #define RWC_FGETS_CHK RWC_ENTRY_NAME_
+#define RWC_CAP RWC_ENTRY_NAME_
 #include "base/entries.def"
 #undef RWC_BUF
 #undef RWC_BUF_CHK
@@ -45,4 +46,5 @@
 #undef RWC_FREAD_CHK
 #undef RWC_FGETS
 #undef RWC_FGETS_CHK
+#undef RWC_CAP
 #undef RWC_ENTRY_NAME_

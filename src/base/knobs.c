@@ -197,7 +197,7 @@ void rwc_knobs_load(struct rwc_knobs *k, rwc_getenv_fn get, rwc_warn_fn warn)
 	v = get("RWCHECK_CHECKS");
 	if (v && rwc_parse_checks(v, RWC_CHECKS_DEFAULT, &k->checks) != 0)
 		warn("RWCHECK_CHECKS", v,
-		     "a comma-separated list of maps, offset, count, heap, stack, all, none; "
+		     "a comma-separated list of maps, offset, count, heap, stack, global, all, none; "
 		     "or changes to the default such as -stack,+heap");
 	k->suppress[0] = '\0';
 	v = get("RWCHECK_SUPPRESS");

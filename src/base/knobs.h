@@ -33,7 +33,7 @@ struct rwc_knobs {
 #define RWC_CHECK_GLOBAL 32u
 #define RWC_CHECKS_ALL \
 	(RWC_CHECK_MAPS | RWC_CHECK_OFFSET | RWC_CHECK_COUNT | RWC_CHECK_HEAP | RWC_CHECK_STACK | RWC_CHECK_GLOBAL)
-#define RWC_CHECKS_DEFAULT (RWC_CHECKS_ALL & ~RWC_CHECK_STACK) /* see librwcheck.7, "Cost" */
+#define RWC_CHECKS_DEFAULT RWC_CHECKS_ALL /* see librwcheck.7, "Cost" */
 
 /* The RWC_CHECK_* families in force, set from the knobs by the first
  * checked call (call.c); before that, those that need no knob. */

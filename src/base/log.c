@@ -122,40 +122,72 @@ void rwc_log_dropped_note(void)
 	write_all(2, buf, f.len);
 }
 
+/* strerror's text for the errors open(2) gives most (strerror itself may
+ * allocate: not here). */
+static const char *errno_text(int e)
+{
+	switch (e) {
+	case ENOENT: return "No such file or directory";
+	case EACCES: return "Permission denied";
+	case ENOTDIR: return "Not a directory";
+	case EROFS: return "Read-only file system";
+	case ELOOP: return "Too many levels of symbolic links (or a symbolic link: O_NOFOLLOW)";
+	case EISDIR: return "Is a directory";
+	case ENOSPC: return "No space left on device";
+	case EMFILE: return "Too many open files";
+	case ENAMETOOLONG: return "File name too long";
+	default: return "cannot open it";
+	}
+}
+
 void rwc_log_write(const char *buf, size_t len)
 {
 	char path[PATH_MAX];
-	int fd;
+	int fd, e;
 
 	if (!rwc_knobs.log[0]) {
 		to_stderr(buf, len);
 		return;
 	}
-	if (rwc_log_expand(rwc_knobs.log, getpid(), path, sizeof path) == 0) {
+	if (rwc_log_expand(rwc_knobs.log, getpid(), path, sizeof path) != 0) {
+		e = ENAMETOOLONG;
+	} else {
 		fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
 		if (fd >= 0) {
 			write_all(fd, buf, len);
 			close(fd);
 			return;
 		}
+		e = errno;
 	}
 	/* A report must never be lost silently: say so on stderr. */
 	{
-		static const char note[] = "rwcheck: cannot open RWCHECK_LOG; reporting to stderr\n";
+		char note[1024]; /* (a long path is cut short) */
+		struct rwc_fmt f;
 
-		if (to_stderr(note, sizeof note - 1))
+		rwc_fmt_init(&f, note, sizeof note);
+		rwc_fmt_str(&f, "rwcheck: cannot open RWCHECK_LOG=");
+		rwc_fmt_str(&f, path);
+		rwc_fmt_str(&f, ": ");
+		rwc_fmt_str(&f, errno_text(e));
+		rwc_fmt_str(&f, "; reporting to stderr\n");
+		if (to_stderr(note, f.len))
 			write_all(2, buf, len);
 	}
 }
 
+/* RWCHECK_FORMAT=json: a warning is a JSON object too, so that a log
+ * holds JSON lines only: {"pid":N,"warning":"MSG[: EXTRA]","text":LINE}. */
 void rwc_log_warning(const char *msg, const char *extra)
 {
-	char buf[1024];
-	struct rwc_fmt f;
+	char text[1024], json[3072];
+	struct rwc_fmt f, j;
+	size_t at;
 
-	rwc_fmt_init(&f, buf, sizeof buf);
+	rwc_fmt_init(&f, text, sizeof text);
 	rwc_log_prefix(&f);
 	rwc_fmt_str(&f, "warning: ");
+	at = f.len;
 	rwc_fmt_str(&f, msg);
 	if (extra) {
 		rwc_fmt_str(&f, ": ");
@@ -163,8 +195,23 @@ void rwc_log_warning(const char *msg, const char *extra)
 	}
 	rwc_fmt_char(&f, '\n');
 	if (f.truncated)
-		buf[f.len - 1] = '\n';
-	rwc_log_write(buf, f.len);
+		text[f.len - 1] = '\n';
+	if (rwc_knobs.format != RWC_FORMAT_JSON) {
+		rwc_log_write(text, f.len);
+		return;
+	}
+	rwc_fmt_init(&j, json, sizeof json);
+	rwc_fmt_str(&j, "{\"pid\":");
+	rwc_fmt_i64(&j, getpid());
+	rwc_fmt_str(&j, ",\"warning\":");
+	text[f.len - 1] = '\0';
+	rwc_fmt_json_str(&j, text + at);
+	text[f.len - 1] = '\n';
+	rwc_fmt_str(&j, ",\"text\":");
+	text[f.len] = '\0';
+	rwc_fmt_json_str(&j, text);
+	rwc_fmt_str(&j, "}\n");
+	rwc_log_write(json, j.len);
 }
 
 void rwc_log_knob_warning(const char *knob, const char *value, const char *expected)

@@ -36,7 +36,7 @@ static void *bind_next(unsigned idx, const char *name)
 {
 	void *p = NULL;
 
-	if (idx - RWC_IDX_malloc <= RWC_IDX_pvalloc - RWC_IDX_malloc &&
+	if (idx - RWC_IDX_malloc <= RWC_IDX_malloc_usable_size - RWC_IDX_malloc &&
 	    rwc_sym_first(name, rwc_libc_symver(name), rwc_sym_self(), &p))
 		return p;
 	return dlsym(RTLD_NEXT, name);

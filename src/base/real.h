@@ -20,7 +20,8 @@
 	X(mmap) X(mmap64) X(munmap) X(mprotect) X(pkey_mprotect) X(mremap)   \
 	X(brk) X(sbrk) X(shmat) X(shmdt) X(dlclose) X(syscall)               \
 	X(malloc) X(calloc) X(free) X(realloc) X(reallocarray) X(memalign)   \
-	X(aligned_alloc) X(posix_memalign) X(valloc) X(pvalloc)
+	X(aligned_alloc) X(posix_memalign) X(valloc) X(pvalloc)              \
+	X(malloc_usable_size)
 
 enum rwc_real_idx {
 #define RWC_ENTRY_X_(n) RWC_IDX_##n,

@@ -1,15 +1,24 @@
 /* bounds.c: the heap and stack checks (see bounds.h): finds what holds a
- * buffer (heapmap.h, unwind.h) and asks the pure verdicts (checks.h). */
+ * buffer (heapmap.h, stackwalk.h, globals.h) and asks the pure verdicts
+ * (checks.h); and where a fortified call's buffer lies when its count runs
+ * past the compiler's size.  Allocates nothing, takes no lock: async-
+ * signal-safe. */
 #include "config.h"
 
 #include "bounds/bounds.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
 
 #include "mapview/tcache.h"
 #include "bounds/chunk.h"
 #include "bounds/heapmap.h"
 #include "mapview/mapview.h"
+#include "frames/stackwalk.h"
+#include "bounds/globals.h"
 #include "base/context.h"
-#include "frames/unwind.h"
+#include "frames/dwvars.h"
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
@@ -53,12 +62,24 @@ static size_t chunk_usable(uintptr_t p, int full)
 	return says ? rwc_chunk_usable(rwc_chunk_word(p)) : 0;
 }
 
-/* RWC_OK or RWC_HEAP_OVERFLOW (what holds the buffer in B, the bad bytes
- * [*BLO, *BHI)); in the fast path (FULL 0) also HEAP_UNSURE. */
+/* The block at P (0: none) as the verdict wants it, its usable bytes U
+ * from its header; 0 when P has none or its header says none. */
+static void block_at(struct rwc_heap_block *h, uintptr_t p, size_t u)
+{
+	h->start = p;
+	h->usable = p ? u : 0;
+	h->size = h->usable ? rwc_hm_requested(p, h->usable) : 0;
+}
+
+/* RWC_OK, RWC_HEAP_OVERFLOW or RWC_USE_AFTER_FREE (what holds the buffer
+ * in B, the bad bytes [*BLO, *BHI)); in the fast path (FULL 0) also
+ * HEAP_UNSURE.  Blocks are judged by the bytes the program asked for. */
 static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi, int full)
 {
 	uintptr_t live, freed = 0;
 	size_t ls = 0, fs = 0;
+	struct rwc_heap_block lb, fb;
+	enum rwc_problem pr;
 
 	b->kind = RWC_HOLDER_NONE;
 	if (rwc_hm_nothing_below(p))
@@ -71,11 +92,12 @@ static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uin
 		if (freed > live && (fs = chunk_usable(freed, full)) == UNKNOWN)
 			return HEAP_UNSURE;
 	}
-	if (rwc_heap_verdict(p, n, live, ls, freed, fs, b, blo, bhi) == RWC_OK)
-		return RWC_OK;
-	if (b->kind == RWC_HOLDER_BLOCK)
+	block_at(&lb, live, ls);
+	block_at(&fb, freed, fs);
+	pr = rwc_heap_verdict(p, n, &lb, &fb, b, blo, bhi);
+	if (pr != RWC_OK && b->kind == RWC_HOLDER_BLOCK)
 		b->origin = rwc_hm_origin(live);
-	return RWC_HEAP_OVERFLOW;
+	return pr;
 }
 
 /* ---- stack: this thread's stack (the run of mappings around its sp), the
@@ -83,48 +105,30 @@ static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uin
  * buffer wholly, keyed by the call site and its sp and checked against the
  * return addresses saved in the frames between. */
 
-struct fent {
-	uintptr_t pc, sp;    /* the call: return address, caller's sp; pc 0: empty */
-	uintptr_t lo, limit; /* the holding frame, up to its first saved slot */
-	int nchain;
-	uintptr_t slot[RWC_STACK_CHAIN], val[RWC_STACK_CHAIN];
-};
-
-#define NFENT 4
-static TLS struct fent fcache[NFENT];
+TLS struct rwc_fent rwc_fcache[RWC_NFENT];
+TLS uintptr_t rwc_stk_top;
 static TLS unsigned fnext;
-static TLS uintptr_t stk_top; /* sp of the outermost frame (a full walk found it), 0 unknown */
-
-static int chain_ok(const struct fent *e)
-{
-	for (int i = 0; i < e->nchain; i++)
-		if (*(const uintptr_t *)e->slot[i] != e->val[i])
-			return 0;
-	return 1;
-}
+static TLS int filling; /* remember() is writing an entry */
 
 /* 1: nothing to check or a cached frame holds the range; 0: walk. */
 static int stack_known(uintptr_t p, uintptr_t hi, uintptr_t sp0, uintptr_t pc)
 {
-	if (!sp0 || p < sp0)
-		return 1;
-	if (!stk_top || sp0 >= stk_top)
-		return 0; /* this stack's top not known yet (or another stack) */
-	if (p >= stk_top)
-		return 1;
-	for (int i = 0; i < NFENT; i++) {
-		const struct fent *e = &fcache[i];
-		if (e->pc == pc && e->sp == sp0 && p >= e->lo && hi <= e->limit && chain_ok(e))
-			return 1;
-	}
-	return 0;
+	return !sp0 || p < sp0 || rwc_stack_cached(p, hi, sp0, pc);
 }
 
+/* Caches W's frame for the call at PC with sp SP0.  A signal handler that
+ * interrupts a fill leaves the cache alone (filling), so no entry mixes
+ * two fills; one that looks sees the entry invalid (pc 0). */
 static void remember(uintptr_t pc, uintptr_t sp0, const struct rwc_stack_walk *w)
 {
-	struct fent *e = &fcache[fnext++ % NFENT];
+	struct rwc_fent *e;
 
-	e->pc = 0; /* invalid while filled: a signal handler may look */
+	if (filling)
+		return;
+	filling = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	e = &rwc_fcache[fnext++ % RWC_NFENT];
+	e->pc = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	e->sp = sp0;
 	e->lo = w->b.lo;
@@ -134,6 +138,41 @@ static void remember(uintptr_t pc, uintptr_t sp0, const struct rwc_stack_walk *w
 		e->slot[i] = w->slot[i], e->val[i] = w->val[i];
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	e->pc = pc;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	filling = 0;
+}
+
+/* The frame or variable holding the buffer is known here: B (kind
+ * RWC_HOLDER_FRAME: lo = its sp, hi = its CFA, limit = its first save slot
+ * at or above the buffer, or its CFA; or RWC_HOLDER_VARIABLE), pc and
+ * index (0: the caller of the I/O call). */
+static enum rwc_problem in_frame(uintptr_t p, size_t n, const struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi)
+{
+	return rwc_stack_verdict(p, n, b, blo, bhi);
+}
+
+/* When DWARF names the variable that holds P (dwvars.h), B becomes it and
+ * the walk's bounds (cached by remember()) the variable's.  A parameter
+ * passed in memory lies above the cfa of its own frame (index - 1): in
+ * the holder's outgoing arguments, so that frame is asked next; its pc
+ * is the return address saved below the holder (the walk's chain). */
+static void variable(uintptr_t p, size_t n, uintptr_t pc, struct rwc_stack_walk *w, struct rwc_bounds *b)
+{
+	struct rwc_dw_frame f = {w->b.pc, w->b.hi, w->b.lo, w->b.index};
+	int i = w->b.index;
+
+	if (!rwc_dwvars_find(&f, p, n, b)) {
+		if (i == 0 || (i > 1 && w->nchain < i - 1))
+			return;
+		f.pc = i == 1 ? pc : w->val[i - 2];
+		f.cfa = w->b.lo;
+		f.sp = 0; /* not known: only its cfa-relative variables */
+		f.index = i - 1;
+		if (!rwc_dwvars_find(&f, p, n, b))
+			return;
+	}
+	w->b.lo = b->lo;
+	w->b.limit = b->hi;
 }
 
 static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc,
@@ -141,26 +180,27 @@ static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc
 {
 	struct rwc_stack_walk w;
 	enum rwc_problem pr;
-	int r;
-
-	int full;
+	int r, full;
 
 	b->kind = RWC_HOLDER_NONE;
 	if (!sp0 || p < sp0)
 		return RWC_OK;
-	full = !stk_top || sp0 >= stk_top; /* learn where this stack's frames end */
-	if (!full && p >= stk_top)
+	full = !rwc_stk_top || sp0 >= rwc_stk_top; /* learn where this stack's frames end */
+	if (!full && p >= rwc_stk_top)
 		return RWC_OK;
-	if (!rwc_unwind_lock())
-		return RWC_OK; /* a signal handler, a vfork child: no walk */
-	r = rwc_stack_walk(p, sp0, full, &w);
-	rwc_unwind_unlock();
+	/* Frame #0 first: most buffers are the caller's own; the rest of the
+	 * stack is walked only for a buffer above it, or to learn the top. */
+	r = rwc_frames_walk(p, sp0, pc, full, &w);
 	if (full && w.top > sp0)
-		stk_top = w.top;
+		rwc_stk_top = w.top;
 	if (r != 1)
-		return RWC_OK;
+		return RWC_OK; /* in no frame, or no verdict */
 	*b = w.b;
-	pr = rwc_stack_verdict(p, n, &w.b, blo, bhi);
+	if (rwc_libs_lock()) { /* not in a signal handler or a vfork child: libdw */
+		variable(p, n, pc, &w, b);
+		rwc_libs_unlock();
+	}
+	pr = in_frame(p, n, b, blo, bhi);
 	if (pr == RWC_OK && w.nchain >= 0)
 		remember(pc, sp0, &w);
 	return pr;
@@ -174,20 +214,71 @@ int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc)
 
 	if ((on & RWC_CHECK_HEAP) && heap(p, n, &b, &lo, &hi, 0) != RWC_OK)
 		return 0;
-	return !(on & RWC_CHECK_STACK) || stack_known(p, range_end(p, n), sp0, pc);
+	if ((on & RWC_CHECK_STACK) && !stack_known(p, range_end(p, n), sp0, pc))
+		return 0;
+	return !(on & RWC_CHECK_GLOBAL) || rwc_glob_good(p, n);
 }
 
 enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc,
 				  struct rwc_bounds *b, uintptr_t *bad_lo, uintptr_t *bad_hi)
 {
 	unsigned on = rwc_bounds_on();
+	enum rwc_problem pr;
 
 	b->kind = RWC_HOLDER_NONE;
 	if (n == 0)
 		return RWC_OK;
-	if ((on & RWC_CHECK_HEAP) && heap(p, n, b, bad_lo, bad_hi, 1) != RWC_OK)
-		return RWC_HEAP_OVERFLOW;
-	if ((on & RWC_CHECK_STACK) && !stack_known(p, range_end(p, n), sp0, pc))
-		return stack(p, n, sp0, pc, b, bad_lo, bad_hi);
+	if ((on & RWC_CHECK_HEAP) && (pr = heap(p, n, b, bad_lo, bad_hi, 1)) != RWC_OK)
+		return pr;
+	if ((on & RWC_CHECK_STACK) && !stack_known(p, range_end(p, n), sp0, pc) &&
+	    (pr = stack(p, n, sp0, pc, b, bad_lo, bad_hi)) != RWC_OK)
+		return pr;
+	if (on & RWC_CHECK_GLOBAL)
+		return rwc_glob_check(p, n, b, bad_lo, bad_hi);
 	return RWC_OK;
+}
+
+/* The module whose image holds P (dladdr's name for it), or NULL; lock-
+ * free (_dl_find_object, glibc 2.35+). */
+static const char *module_of(uintptr_t p)
+{
+#ifdef DLFO_STRUCT_HAS_EH_DBASE
+	struct dl_find_object o;
+
+	if (_dl_find_object((void *)p, &o) == 0 && o.dlfo_link_map)
+		return *o.dlfo_link_map->l_name ? o.dlfo_link_map->l_name : program_invocation_name;
+#else
+	(void)p;
+#endif
+	return NULL;
+}
+
+/* How far above the caller's sp a buffer is taken for its stack's. */
+#define STACK_REACH ((uintptr_t)64 << 20)
+
+enum rwc_problem rwc_bounds_compiler(uintptr_t p, size_t n, size_t objsize, uintptr_t sp0,
+				     struct rwc_bounds *b, uintptr_t *bad_lo, uintptr_t *bad_hi)
+{
+	const char *mod;
+	uintptr_t lo, hi;
+
+	*bad_lo = range_end(p, objsize);
+	*bad_hi = range_end(p, n);
+	if ((rwc_bounds_on() & RWC_CHECK_HEAP) && heap(p, 1, b, &lo, &hi, 1) == RWC_OK &&
+	    b->kind == RWC_HOLDER_BLOCK) {
+		b->origin = rwc_hm_origin(b->lo);
+		return RWC_HEAP_OVERFLOW;
+	}
+	*b = (struct rwc_bounds){.lo = p, .hi = *bad_lo, .limit = *bad_lo, .index = -1};
+	if ((mod = module_of(p))) {
+		b->kind = RWC_HOLDER_GLOBAL;
+		b->module = mod;
+		return RWC_GLOBAL_OVERFLOW;
+	}
+	if (sp0 && p >= sp0 && p - sp0 < STACK_REACH) {
+		b->kind = RWC_HOLDER_VARIABLE;
+		return RWC_STACK_OVERFLOW;
+	}
+	b->kind = RWC_HOLDER_BLOCK; /* memory of another allocator, or none known */
+	return RWC_HEAP_OVERFLOW;
 }

@@ -3,19 +3,59 @@
  * hold all of it.  The fast path (rwc_bounds_fast) is lock-free and
  * signal-safe: a few loads for a buffer that is neither, a bitmap search
  * and a header read for a heap buffer, a per-thread cache of frames for a
- * stack buffer.  The full check may walk the stack with libunwind under
- * the report lock. */
+ * stack buffer.  The full check may walk the stack (stackwalk.h: no
+ * lock, no allocation, nothing loaded). */
 #ifndef RWC_BOUNDS_H
 #define RWC_BOUNDS_H
 
 #include "base/checks.h"
 #include "base/knobs.h"
 #include "bounds/heapmap.h"
+#include "frames/stackwalk.h"
 
 /* The bounds checks in force (RWC_CHECK_HEAP | RWC_CHECK_STACK bits). */
 static inline unsigned rwc_bounds_on(void)
 {
 	return __atomic_load_n(&rwc_checks, __ATOMIC_RELAXED) & (RWC_CHECK_HEAP | RWC_CHECK_STACK | RWC_CHECK_GLOBAL);
+}
+
+/* The stack check's per-thread memory: the sp of this stack's outermost
+ * frame (a full walk found it; 0 unknown), and the frames recently found
+ * to hold a buffer wholly, keyed by the call site and its sp and checked
+ * against the return addresses saved in the frames between. */
+struct rwc_fent {
+	uintptr_t pc, sp;    /* the call: return address, caller's sp; pc 0: empty */
+	uintptr_t lo, limit; /* the holding frame, up to its first saved slot */
+	int nchain;
+	uintptr_t slot[RWC_STACK_CHAIN], val[RWC_STACK_CHAIN];
+};
+
+#define RWC_NFENT 4
+extern __thread struct rwc_fent rwc_fcache[RWC_NFENT] __attribute__((tls_model("initial-exec")));
+extern __thread uintptr_t rwc_stk_top __attribute__((tls_model("initial-exec")));
+
+/* The stack check's warm look: [p, hi) above SP0 is above every frame of
+ * this stack, or a frame cached for this call site and sp holds it. */
+static inline int rwc_stack_cached(uintptr_t p, uintptr_t hi, uintptr_t sp0, uintptr_t pc)
+{
+	uintptr_t top = rwc_stk_top;
+
+	if (!top || sp0 >= top)
+		return 0; /* this stack's top not known yet (or another stack) */
+	if (p >= top)
+		return 1;
+	for (int i = 0; i < RWC_NFENT; i++) {
+		const struct rwc_fent *e = &rwc_fcache[i];
+		int c;
+
+		if (e->pc != pc || e->sp != sp0 || p < e->lo || hi > e->limit)
+			continue;
+		for (c = 0; c < e->nchain && *(const uintptr_t *)e->slot[c] == e->val[c]; c++)
+			;
+		if (c == e->nchain)
+			return 1;
+	}
+	return 0;
 }
 
 /* 1 when [p, p+n) is known good for the checks in force; 0: ask
@@ -28,5 +68,14 @@ int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc);
  * and the bad bytes [*bad_lo, *bad_hi). */
 enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc,
 				  struct rwc_bounds *b, uintptr_t *bad_lo, uintptr_t *bad_hi);
+
+/* A fortified call's count N runs past the OBJSIZE bytes the compiler saw
+ * at P, and the full check found nothing wrong: the problem from where P
+ * lies (a live heap block: heap-overflow with the block; a module's
+ * image: global-overflow; the caller's stack, at or above SP0:
+ * stack-overflow; else heap-overflow), the object in B ([P, P+OBJSIZE)
+ * when nothing better is known), the bad bytes past OBJSIZE. */
+enum rwc_problem rwc_bounds_compiler(uintptr_t p, size_t n, size_t objsize, uintptr_t sp0,
+				     struct rwc_bounds *b, uintptr_t *bad_lo, uintptr_t *bad_hi);
 
 #endif

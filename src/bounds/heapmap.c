@@ -91,7 +91,37 @@ static inline void note_lowest(struct leaf *l, uintptr_t p)
 		;
 }
 
-void rwc_hm_live(uintptr_t p, uintptr_t origin)
+/* The slack byte of the grain at A, in its leaf (made when MAKE). */
+static uint8_t *slack_at(uintptr_t a, int make)
+{
+	struct leaf *l = leaf_of(a, make);
+
+	return l ? &l->slack[grain(a)] : NULL;
+}
+
+/* The slack of the block at P (in leaf L): in its byte, or escaped. */
+static void record_request(struct leaf *l, uintptr_t p, size_t req, size_t usable)
+{
+	size_t slack = req < usable ? usable - req : 0;
+
+	if (RWC_LIKELY(slack < RWC_HM_ESCAPE)) {
+		__atomic_store_n(&l->slack[grain(p)], (uint8_t)slack, __ATOMIC_RELAXED);
+		return;
+	}
+	/* usable > 255: the block covers the next 16 grains at least */
+	for (unsigned k = 0; k < RWC_HM_ESCAPE_BYTES; k++) {
+		uint8_t *e = slack_at(p + (k + 1) * RWC_HM_GRAIN, 1);
+
+		if (!e) { /* no memory for the next leaf: no record */
+			__atomic_store_n(&l->slack[grain(p)], 0, __ATOMIC_RELAXED);
+			return;
+		}
+		__atomic_store_n(e, (uint8_t)(req >> (8 * k)), __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&l->slack[grain(p)], (uint8_t)RWC_HM_ESCAPE, __ATOMIC_RELAXED);
+}
+
+void rwc_hm_live_req(uintptr_t p, uintptr_t origin, size_t req, size_t usable)
 {
 	struct leaf *l;
 	size_t g;
@@ -109,7 +139,9 @@ void rwc_hm_live(uintptr_t p, uintptr_t origin)
 		if (o)
 			__atomic_store_n(&o[g], origin, __ATOMIC_RELAXED);
 	}
-	set_bit(l->live, l->live_sum, g);
+	if (req != SIZE_MAX)
+		record_request(l, p, req, usable);
+	set_bit(l->live, l->live_sum, g); /* release: the record before the bit */
 }
 
 void rwc_hm_freed(uintptr_t p, int mark)
@@ -183,6 +215,40 @@ uintptr_t rwc_hm_prev(uintptr_t a, int freed, uintptr_t floor)
 		a = base - 1;
 	}
 	return 0;
+}
+
+void rwc_hm_widen(uintptr_t p)
+{
+	struct leaf *l;
+	size_t g;
+
+	if (!p || (p & (RWC_HM_GRAIN - 1)) || !(l = leaf_of(p, 0)))
+		return;
+	g = grain(p);
+	if (__atomic_load_n(&l->live[g / 64], __ATOMIC_ACQUIRE) & (1ull << (g % 64)))
+		__atomic_store_n(&l->slack[g], 0, __ATOMIC_RELAXED);
+}
+
+size_t rwc_hm_requested(uintptr_t p, size_t usable)
+{
+	const uint8_t *s = slack_at(p, 0);
+	size_t req = 0;
+	unsigned v;
+
+	if (!s)
+		return usable;
+	v = __atomic_load_n(s, __ATOMIC_ACQUIRE);
+	if (v != RWC_HM_ESCAPE)
+		return v <= usable ? usable - v : usable;
+	for (unsigned k = 0; k < RWC_HM_ESCAPE_BYTES; k++) {
+		const uint8_t *e = slack_at(p + (k + 1) * RWC_HM_GRAIN, 0);
+
+		if (!e)
+			return usable;
+		req |= (size_t)__atomic_load_n(e, __ATOMIC_RELAXED) << (8 * k);
+	}
+	/* a freed block's record may be overwritten by blocks made inside it */
+	return req <= usable ? req : usable;
 }
 
 uintptr_t rwc_hm_origin(uintptr_t p)

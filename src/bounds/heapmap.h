@@ -6,8 +6,12 @@
  * use (MAP_NORESERVE: only the touched pages cost memory, 1/64 of the heap
  * at most); a summary bit per bitmap word keeps the backward search short.
  * Lock-free: bits change with atomic operations; a search racing a change
- * may see either state.  Optionally (rwc_hm_origins), the allocating call
- * site of each live block. */
+ * may see either state.  Beside the bits, a byte per granule holds the
+ * slack of the block that starts there (usable - requested bytes; the
+ * requested size of a block with more slack is kept in the bytes of its
+ * next granules): the record of what the program asked for, outside its
+ * memory.  Optionally (rwc_hm_origins), the allocating call site of each
+ * live block. */
 #ifndef RWC_HEAPMAP_H
 #define RWC_HEAPMAP_H
 
@@ -30,7 +34,16 @@ struct rwc_hm_leaf {
 	uint64_t live_sum[RWC_HM_WORDS / 64];  /* bit w: live[w] may be nonzero */
 	uint64_t freed_sum[RWC_HM_WORDS / 64]; /* never cleared: a hint */
 	uintptr_t *origin;                  /* per grain, when origins are kept */
+	/* slack[g]: usable - requested bytes of the block that starts (or
+	 * started) at grain g; RWC_HM_ESCAPE: the requested size is the
+	 * little-endian 8 bytes slack[g+1..g+8] (such a block spans at least
+	 * 16 grains, none of which starts a live block).  Pages touched only
+	 * where blocks start: 1/16 of the heap at most. */
+	uint8_t slack[RWC_HM_GRAINS];
 };
+
+#define RWC_HM_ESCAPE 255u
+#define RWC_HM_ESCAPE_BYTES 8u
 
 extern struct rwc_hm_leaf *rwc_hm_top[RWC_HM_LEAVES];
 
@@ -62,11 +75,24 @@ static inline int rwc_hm_nothing_below_span(uintptr_t lo, uintptr_t last)
 }
 
 /* Records the block at P (from malloc & co.) as live, with the call site
- * ORIGIN when origins are kept; a no-op for addresses it cannot track. */
-void rwc_hm_live(uintptr_t p, uintptr_t origin);
+ * ORIGIN when origins are kept, and that the program asked for REQ of its
+ * USABLE bytes (REQ SIZE_MAX: the record stays as it is; REQ > USABLE:
+ * as if it asked USABLE); a no-op for addresses it cannot track. */
+void rwc_hm_live_req(uintptr_t p, uintptr_t origin, size_t req, size_t usable);
+static inline void rwc_hm_live(uintptr_t p, uintptr_t origin)
+{
+	rwc_hm_live_req(p, origin, SIZE_MAX, 0);
+}
 /* Records that the block at P is being freed; MARK: remember it as a
  * freed block (not for blocks whose memory is unmapped). */
 void rwc_hm_freed(uintptr_t p, int mark);
+
+/* The program asked malloc_usable_size() about the live block at P: it
+ * may use all of it, and is judged by its usable size from now on. */
+void rwc_hm_widen(uintptr_t p);
+/* The bytes the program asked for of the block (live or freed) at P whose
+ * usable size is USABLE; USABLE when the record says nothing sensible. */
+size_t rwc_hm_requested(uintptr_t p, size_t usable);
 
 /* The nearest live (FREED 0) or freed (FREED 1) block start at or below
  * A, no further back than RWC_HM_SEARCH nor below FLOOR; 0 if none. */
@@ -83,10 +109,10 @@ uintptr_t rwc_hm_origin(uintptr_t p);
  * all. */
 extern int rwc_hm_origins;
 
-/* The live block starting in the same 64-grain word as A, at or below it:
- * the quick case of rwc_hm_prev (a buffer near its block's start); 0 when
- * the answer needs the full search. */
-static inline uintptr_t rwc_hm_near(uintptr_t a)
+/* The live block starting in the same 64-grain word as A, at or below it,
+ * and its slack byte in *SLACK: the quick case of rwc_hm_prev (a buffer
+ * near its block's start); 0 when the answer needs the full search. */
+static inline uintptr_t rwc_hm_near_slack(uintptr_t a, unsigned *slack)
 {
 	size_t i = a >> RWC_HM_LEAF_SHIFT, g;
 	const struct rwc_hm_leaf *l;
@@ -96,9 +122,27 @@ static inline uintptr_t rwc_hm_near(uintptr_t a)
 		return 0;
 	g = (a & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;
 	m = __atomic_load_n(&l->live[g / 64], __ATOMIC_ACQUIRE) & (~0ull >> (63 - g % 64));
-	return m ? (a & ~((1ul << RWC_HM_LEAF_SHIFT) - 1)) +
-			   ((g & ~(size_t)63) + 63 - (size_t)__builtin_clzll(m)) * RWC_HM_GRAIN
-		 : 0;
+	if (!m)
+		return 0;
+	g = (g & ~(size_t)63) + 63 - (size_t)__builtin_clzll(m);
+	*slack = __atomic_load_n(&l->slack[g], __ATOMIC_RELAXED);
+	return (a & ~((1ul << RWC_HM_LEAF_SHIFT) - 1)) + g * RWC_HM_GRAIN;
+}
+
+static inline uintptr_t rwc_hm_near(uintptr_t a)
+{
+	unsigned s;
+
+	return rwc_hm_near_slack(a, &s);
+}
+
+/* The requested bytes of a block of USABLE bytes whose slack byte is S
+ * (rwc_hm_requested without the escape: SIZE_MAX for it). */
+static inline size_t rwc_hm_requested_quick(unsigned s, size_t usable)
+{
+	if (s == RWC_HM_ESCAPE)
+		return SIZE_MAX;
+	return s <= usable ? usable - s : usable;
 }
 
 #endif

@@ -1,7 +1,8 @@
 /* callcheck.c: the checks of one call, shape by shape (see check.h): the
  * counts and offsets, the arrays the checks must read (proved readable
  * first), then every buffer: its mapping (mapview.h), then its heap block
- * or stack frame (bounds.h).  The first problem wins. */
+ * or stack frame (bounds.h); then the call's argument list (capacities,
+ * in/out lengths).  The first problem wins. */
 #include "config.h"
 
 #include "check/check.h"
@@ -40,6 +41,18 @@ static enum rwc_problem array(const void *p, size_t n, struct rwc_finding *f, co
 	return found(f, RWC_IOV_ARRAY_BAD, p, n, what, -1);
 }
 
+/* A bounds problem PR of [P, P+N): the bad bytes [LO, HI). */
+static enum rwc_problem bounds_found(struct rwc_finding *f, enum rwc_problem pr, const void *p, size_t n,
+				     unsigned need, uintptr_t lo, uintptr_t hi, const char *what, long idx)
+{
+	rwc_verdict_init(&f->v, (uintptr_t)p, n, need);
+	f->bounds.compiler_size = 0;
+	f->v.problem = pr;
+	f->v.bad_lo = lo;
+	f->v.bad_hi = hi;
+	return found(f, pr, p, n, what, idx);
+}
+
 /* Memory the call uses as NEED says: its mapping, then the object it lies
  * in (heap block, stack variable or frame, global).  When both are bad,
  * the one whose bad bytes start first is reported: `char ans[2048]` read
@@ -61,11 +74,7 @@ static enum rwc_problem memn(const struct rwc_call *c, const void *p, size_t n, 
 	}
 	if (pr == RWC_OK)
 		return RWC_OK;
-	rwc_verdict_init(&f->v, (uintptr_t)p, n, need);
-	f->v.problem = pr;
-	f->v.bad_lo = lo;
-	f->v.bad_hi = hi;
-	return found(f, pr, p, n, what, idx);
+	return bounds_found(f, pr, p, n, need, lo, hi, what, idx);
 }
 
 /* A buffer the call transfers into (read-like) or out of (write-like). */
@@ -73,6 +82,33 @@ static enum rwc_problem mem(const struct rwc_call *c, const void *p, size_t n, s
 			    const char *what, long idx)
 {
 	return memn(c, p, n, c->need, f, what, idx);
+}
+
+/* A fortified call whose count runs past the object the compiler saw
+ * (glibc aborts it): said first, with what holds the buffer. */
+static enum rwc_problem compiler_size(const struct rwc_call *c, struct rwc_finding *f)
+{
+	enum rwc_problem pr;
+	uintptr_t lo, hi;
+
+	pr = rwc_bounds_compiler((uintptr_t)c->buf, c->count, c->objsize, (uintptr_t)c->caller_sp, &f->bounds,
+				 &lo, &hi);
+	bounds_found(f, pr, c->buf, c->count, c->need, lo, hi, "buf", -1);
+	f->bounds.compiler_size = c->objsize;
+	return pr;
+}
+
+/* The buffer of a buffer call: its memory, then the compiler's size. */
+static enum rwc_problem buffer(const struct rwc_call *c, struct rwc_finding *f)
+{
+	int over = c->has_objsize && c->count > c->objsize;
+
+	if (mem(c, c->buf, c->count, f, "buf", -1)) {
+		if (over && rwc_is_bounds_problem(f))
+			f->bounds.compiler_size = c->objsize;
+		return f->problem;
+	}
+	return over && rwc_bounds_on() ? compiler_size(c, f) : RWC_OK;
 }
 
 static enum rwc_problem fail(struct rwc_finding *f, enum rwc_problem p)
@@ -217,6 +253,59 @@ static enum rwc_problem check_pvm(const struct rwc_call *c, struct rwc_finding *
 	return RWC_OK;
 }
 
+/* The argument list (common.h): each argument in order; an in/out
+ * length is read only once proved readable (its own entry, earlier in the
+ * list, checked it when the maps check is on; asked here again when off).
+ * f->count is the capacity checked. */
+static enum rwc_problem check_args(const struct rwc_call *c, struct rwc_finding *f)
+{
+	for (unsigned i = 0; i < c->nargs; i++) {
+		const struct rwc_arg *a = &c->args[i];
+		size_t n = a->n;
+		struct rwc_verdict v;
+
+		if (a->kind != RWC_ARG_MEM || !a->p)
+			continue;
+		if (a->lenp) {
+			if (!(rwc_checks & RWC_CHECK_MAPS) &&
+			    rwc_map_verdict((uintptr_t)a->lenp, sizeof(socklen_t), RWC_NEED_READ, &v) != RWC_OK)
+				continue;
+			n = *(const socklen_t *)a->lenp;
+		}
+		if (n && memn(c, a->p, n, a->need, f, a->name, -1))
+			return f->problem;
+	}
+	return RWC_OK;
+}
+
+static enum rwc_problem check_shape(const struct rwc_call *c, struct rwc_finding *f)
+{
+	enum rwc_problem p;
+
+	switch (c->shape) {
+	case RWC_SHAPE_BUF:
+		if ((p = rwc_check_count(c->count)) && (rwc_checks & RWC_CHECK_COUNT))
+			return fail(f, p);
+		if (c->has_offset && (rwc_checks & RWC_CHECK_OFFSET) &&
+		    (p = rwc_check_offset(c->offset, c->count, c->offset_minus_one_ok)))
+			return fail(f, p);
+		return c->count ? buffer(c, f) : RWC_OK;
+	case RWC_SHAPE_IOV:
+		return check_iov(c, c->iov, c->iovcnt, f);
+	case RWC_SHAPE_MSG:
+		return check_msg(c, c->msg, f);
+	case RWC_SHAPE_MMSG:
+		return check_mmsg(c, f);
+	case RWC_SHAPE_XFER:
+		return check_xfer(c, f);
+	case RWC_SHAPE_PVM:
+		return check_pvm(c, f);
+	case RWC_SHAPE_ARGS:
+		break;
+	}
+	return RWC_OK;
+}
+
 enum rwc_problem rwc_check_call(const struct rwc_call *c, struct rwc_finding *f)
 {
 	enum rwc_problem p;
@@ -233,27 +322,8 @@ enum rwc_problem rwc_check_call(const struct rwc_call *c, struct rwc_finding *f)
 	f->norigin = 0;
 	f->msg_index = -1;
 	f->offset_what = NULL;
-	switch (c->shape) {
-	case RWC_SHAPE_BUF:
-		if ((p = rwc_check_count(c->count)) && (rwc_checks & RWC_CHECK_COUNT))
-			return fail(f, p);
-		if (c->has_offset && (rwc_checks & RWC_CHECK_OFFSET) &&
-		    (p = rwc_check_offset(c->offset, c->count, c->offset_minus_one_ok)))
-			return fail(f, p);
-		if (c->count)
-			return mem(c, c->buf, c->count, f, "buf", -1);
-		return RWC_OK;
-	case RWC_SHAPE_IOV:
-		return check_iov(c, c->iov, c->iovcnt, f);
-	case RWC_SHAPE_MSG:
-		return check_msg(c, c->msg, f);
-	case RWC_SHAPE_MMSG:
-		return check_mmsg(c, f);
-	case RWC_SHAPE_XFER:
-		return check_xfer(c, f);
-	case RWC_SHAPE_PVM:
-		return check_pvm(c, f);
-	}
-	return RWC_OK;
+	if ((p = check_shape(c, f)) != RWC_OK)
+		return p;
+	return c->nargs ? check_args(c, f) : RWC_OK;
 }
 

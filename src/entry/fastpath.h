@@ -6,6 +6,7 @@
 #define RWC_FASTPATH_H
 
 #include <limits.h>
+#include <sys/socket.h>
 
 #include "base/common.h"
 #include "bounds/fastbounds.h"
@@ -52,11 +53,31 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 				return 0;
 	if (RWC_UNLIKELY(on) && hi > lo && /* the same for the bounds checks' first look */
 	    !((!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below_span(lo, hi - 1)) &&
-	      (!(on & RWC_CHECK_STACK) || hi - 1 < (uintptr_t)sp)))
+	      (!(on & RWC_CHECK_STACK) || hi - 1 < (uintptr_t)sp) &&
+	      (!(on & RWC_CHECK_GLOBAL) || rwc_glob_fast_span(lo, hi))))
 		for (long i = 0; i < iovcnt; i++)
 			if (!rwc_bounds_fast_on(on, iov[i].iov_base, iov[i].iov_len, sp, pc))
 				return 0;
 	*total = sum;
+	return 1;
+}
+
+/* The same for an argument list (common.h's struct rwc_arg): every
+ * argument's bytes known good, an in/out length read only once its own
+ * entry (earlier in the list) was found good. */
+static inline __attribute__((always_inline)) int rwc_fast_args(const struct rwc_arg *a, unsigned na,
+							       const void *sp, const void *pc)
+{
+	for (unsigned i = 0; i < na; i++) {
+		size_t n = a[i].n;
+
+		if (a[i].kind != RWC_ARG_MEM || !a[i].p)
+			continue;
+		if (a[i].lenp)
+			n = *(const socklen_t *)a[i].lenp;
+		if (!rwc_fast_buf(a[i].p, n, a[i].need) || !rwc_bounds_fast(a[i].p, n, sp, pc))
+			return 0;
+	}
 	return 1;
 }
 

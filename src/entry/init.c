@@ -22,7 +22,6 @@
 #include "entry/mapwatch.h"
 #include "base/ownmem.h"
 #include "base/real.h"
-#include "frames/unwind.h"
 
 /* At exit: how often each reported call site repeated (dedup.c). */
 __attribute__((destructor)) static void rwc_fini(void)
@@ -32,9 +31,9 @@ __attribute__((destructor)) static void rwc_fini(void)
 }
 
 /* The knobs that must act before main: allocation origins (blocks are
- * allocated before the first checked call), and which unwinders to load
- * now: 1 libunwind (the stack check), 2 libgcc's for allocation traces
- * (RWCHECK_HEAP_ORIGINS above 1).  (The knobs are parsed again, with
+ * allocated before the first checked call), and whether to load libgcc's
+ * unwinder now for allocation traces (RWCHECK_HEAP_ORIGINS above 1; the
+ * stack check loads nothing: stackwalk.h).  (The knobs are parsed again, with
  * warnings, by the first checked call; nothing is read in a
  * secure-execution process.) */
 static int early_knobs(void)
@@ -55,7 +54,7 @@ static int early_knobs(void)
 		frames = 0;
 	if ((checks & RWC_CHECK_HEAP) && frames)
 		rwc_hm_origins = (int)frames; /* (not written when 0: a page fault less) */
-	return ((checks & RWC_CHECK_STACK) ? 1 : 0) | ((checks & RWC_CHECK_HEAP) && frames > 1 ? 2 : 0);
+	return (checks & RWC_CHECK_HEAP) && frames > 1;
 }
 
 __attribute__((constructor)) static void rwc_init(void)
@@ -66,10 +65,8 @@ __attribute__((constructor)) static void rwc_init(void)
 	rwc_ownmem_start();
 	rwc_log_start();
 	want = early_knobs();
-	rwc_depth++; /* the unwinders' own calls (libunwind probes memory with write) */
-	if (want & 1)
-		rwc_unwind_prepare();
-	if (want & 2)
+	rwc_depth++; /* the unwinder's own calls */
+	if (want)
 		rwc_malloc_trace_prepare();
 	rwc_depth--;
 }

@@ -21,6 +21,7 @@
 #include "entry/call.h"
 #include "bounds/bounds.h"
 #include "entry/fastpath.h"
+#include "entry/args.h"
 #include "base/real.h"
 
 #define ENTRY __attribute__((visibility("default"), noinline))
@@ -45,6 +46,10 @@
 		return failed
 #define CHECK(...) CHECK_OR(-1, __VA_ARGS__)
 
+/* A fortified call: the object size the compiler saw at the buffer (glibc
+ * aborts when the count is larger; the report comes first). */
+#define OBJ(sz) .has_objsize = 1, .objsize = (sz)
+
 /* The entry point's name and number (entry_id.h). */
 #define NAMED(n) .name = #n, .entry = RWC_IDX_##n
 
@@ -63,8 +68,8 @@
 #define RWC_BUF_CHK(n)                                                  \
 	ENTRY ssize_t n(int fd, void *buf, size_t count, size_t buflen) \
 	{                                                               \
-		FAST(GOOD(buf, count, RWC_NEED_WRITE), REAL(n)(fd, buf, count, buflen)); \
-		CHECK(BUFC(n, RWC_NEED_WRITE, buf, count));             \
+		FAST(GOOD(buf, count, RWC_NEED_WRITE) && count <= buflen, REAL(n)(fd, buf, count, buflen)); \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, count), OBJ(buflen)); \
 		return REAL(n)(fd, buf, count, buflen);                 \
 	}
 #define RWC_BUF_OFF(n, nd, bt, ot)                                      \
@@ -78,9 +83,10 @@
 #define RWC_BUF_OFF_CHK(n, ot)                                          \
 	ENTRY ssize_t n(int fd, void *buf, size_t count, ot off, size_t buflen) \
 	{                                                               \
-		FAST(GOOD(buf, count, RWC_NEED_WRITE) && !rwc_check_offset(off, count, 0), \
-		     REAL(n)(fd, buf, count, off, buflen));             \
-		CHECK(BUFC(n, RWC_NEED_WRITE, buf, count), .has_offset = 1, .offset = off); \
+		FAST(GOOD(buf, count, RWC_NEED_WRITE) && count <= buflen && \
+		     !rwc_check_offset(off, count, 0), REAL(n)(fd, buf, count, off, buflen)); \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, count), .has_offset = 1, .offset = off, \
+		      OBJ(buflen));                                     \
 		return REAL(n)(fd, buf, count, off, buflen);            \
 	}
 #define RWC_IOV(n, nd)                                                  \
@@ -120,33 +126,44 @@
 #define RWC_SOCK_CHK(n)                                                 \
 	ENTRY ssize_t n(int fd, void *buf, size_t len, size_t buflen, int flags) \
 	{                                                               \
-		FAST(GOOD(buf, len, RWC_NEED_WRITE), REAL(n)(fd, buf, len, buflen, flags)); \
-		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
+		FAST(GOOD(buf, len, RWC_NEED_WRITE) && len <= buflen,   \
+		     REAL(n)(fd, buf, len, buflen, flags));             \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len), OBJ(buflen));  \
 		return REAL(n)(fd, buf, len, buflen, flags);            \
 	}
+/* recvfrom's src_addr and sendto's dest_addr: an argument list (args.h). */
+#define SRC_ADDR const struct rwc_arg a_[] = {RWC_ADDR_OUT("src_addr", RWC_SOCKADDR_PTR(addr), alen)}
+#define GOODA() rwc_fast_args(a_, sizeof a_ / sizeof a_[0], SP, RA)
+#define ARGS .args = a_, .nargs = sizeof a_ / sizeof a_[0]
 #define RWC_RECVFROM(n)                                                 \
 	ENTRY ssize_t n(int fd, void *__restrict buf, size_t len, int flags, \
 			__SOCKADDR_ARG addr, socklen_t *__restrict alen) \
 	{                                                               \
-		FAST(GOOD(buf, len, RWC_NEED_WRITE), REAL(n)(fd, buf, len, flags, addr, alen)); \
-		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
+		SRC_ADDR;                                               \
+		FAST(GOOD(buf, len, RWC_NEED_WRITE) && GOODA(),         \
+		     REAL(n)(fd, buf, len, flags, addr, alen));         \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len), ARGS);         \
 		return REAL(n)(fd, buf, len, flags, addr, alen);        \
 	}
 #define RWC_RECVFROM_CHK(n)                                             \
 	ENTRY ssize_t n(int fd, void *__restrict buf, size_t len, size_t buflen, \
 			int flags, __SOCKADDR_ARG addr, socklen_t *__restrict alen) \
 	{                                                               \
-		FAST(GOOD(buf, len, RWC_NEED_WRITE),            \
+		SRC_ADDR;                                               \
+		FAST(GOOD(buf, len, RWC_NEED_WRITE) && len <= buflen && GOODA(), \
 		     REAL(n)(fd, buf, len, buflen, flags, addr, alen)); \
-		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len));               \
+		CHECK(BUFC(n, RWC_NEED_WRITE, buf, len), OBJ(buflen), ARGS); \
 		return REAL(n)(fd, buf, len, buflen, flags, addr, alen); \
 	}
 #define RWC_SENDTO(n)                                                   \
 	ENTRY ssize_t n(int fd, const void *buf, size_t len, int flags, \
 			__CONST_SOCKADDR_ARG addr, socklen_t alen)      \
 	{                                                               \
-		FAST(GOOD(buf, len, RWC_NEED_READ), REAL(n)(fd, buf, len, flags, addr, alen)); \
-		CHECK(BUFC(n, RWC_NEED_READ, buf, len));                \
+		const struct rwc_arg a_[] = {RWC_MEM("dest_addr", RWC_SOCKADDR_PTR(addr), alen, \
+						     RWC_NEED_READ), RWC_INT("addrlen", alen)}; \
+		FAST(GOOD(buf, len, RWC_NEED_READ) && GOODA(),          \
+		     REAL(n)(fd, buf, len, flags, addr, alen));         \
+		CHECK(BUFC(n, RWC_NEED_READ, buf, len), ARGS);          \
 		return REAL(n)(fd, buf, len, flags, addr, alen);        \
 	}
 #define RWC_MSG(n, nd, mt)                                              \
@@ -215,8 +232,9 @@
 	ENTRY size_t n(void *ptr, size_t ptrlen, size_t size, size_t k, FILE *stream) \
 	{                                                               \
 		size_t cnt = STDIO_COUNT(size, k);                      \
-		FAST(GOOD(ptr, cnt, RWC_NEED_WRITE), REAL(n)(ptr, ptrlen, size, k, stream)); \
-		CHECK_OR(0, STDIOC(n, RWC_NEED_WRITE, ptr, cnt));            \
+		FAST(GOOD(ptr, cnt, RWC_NEED_WRITE) && cnt <= ptrlen,   \
+		     REAL(n)(ptr, ptrlen, size, k, stream));            \
+		CHECK_OR(0, STDIOC(n, RWC_NEED_WRITE, ptr, cnt), OBJ(ptrlen)); \
 		return REAL(n)(ptr, ptrlen, size, k, stream);           \
 	}
 #define RWC_FGETS(n)                                                    \
@@ -231,9 +249,12 @@
 	ENTRY char *n(char *s, size_t size, int k, FILE *stream)        \
 	{                                                               \
 		size_t cnt = k > 0 ? (size_t)k : 0;                     \
-		FAST(GOOD(s, cnt, RWC_NEED_WRITE), REAL(n)(s, size, k, stream)); \
-		CHECK_OR(NULL, STDIOC(n, RWC_NEED_WRITE, s, cnt));           \
+		FAST(GOOD(s, cnt, RWC_NEED_WRITE) && cnt <= size, REAL(n)(s, size, k, stream)); \
+		CHECK_OR(NULL, STDIOC(n, RWC_NEED_WRITE, s, cnt), OBJ(size)); \
 		return REAL(n)(s, size, k, stream);                     \
 	}
+
+/* Written by hand in capacity.c, readiness.c, sockaddr.c. */
+#define RWC_CAP(n, file)
 
 #include "base/entries.def"

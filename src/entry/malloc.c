@@ -1,5 +1,7 @@
 /* malloc.c: the allocator family, interposed to see where blocks start
- * and end (heapmap.h) and what a free unmaps (mapwatch.h).  Each wrapper
+ * and end (heapmap.h), how many bytes the program asked for (beside the
+ * usable size glibc's chunk header says; malloc_usable_size() widens a
+ * block to that), and what a free unmaps (mapwatch.h).  Each wrapper
  * calls the next definition (glibc's, or another allocator's) and records
  * the result; nothing else changes, errno included.  When the next
  * allocator is not glibc's malloc, or RWCHECK_CHECKS leaves the heap check
@@ -16,7 +18,9 @@
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bounds/chunk.h"
 #include "bounds/depot.h"
 #include "base/guard.h"
 #include "bounds/heapmap.h"
@@ -152,10 +156,31 @@ static uintptr_t origin_of(uintptr_t caller)
  * (ownheap.h); NULL when that cannot serve (the program's then does). */
 #define OWN(n, al) (RWC_UNLIKELY(rwc_depth) ? rwc_ownheap_alloc((n), (al)) : NULL)
 
-static inline void live(void *r, uintptr_t caller)
+/* Is F, the next allocator function just called, glibc's (its chunk
+ * headers can be read)?  Asked once: the family comes from one module. */
+static int next_is_glibc(void *f)
 {
-	if (r && __atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED))
-		rwc_hm_live((uintptr_t)r, rwc_hm_origins > 1 ? origin_of(caller) : caller);
+	static int g = -1;
+	int v = __atomic_load_n(&g, __ATOMIC_RELAXED);
+
+	if (RWC_UNLIKELY(v < 0)) {
+		v = same_module(f, (void *)&gnu_get_libc_version);
+		__atomic_store_n(&g, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
+
+/* The block R just came from F, the next allocator's function, for a
+ * request of REQ bytes (SIZE_MAX: keep what is recorded): record it. */
+#define live_req(r, req, caller, f) live_req_((r), (req), (caller), (void *)(f))
+static inline void live_req_(void *r, size_t req, uintptr_t caller, void *f)
+{
+	if (!r || !__atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED))
+		return;
+	if (req != SIZE_MAX && !next_is_glibc(f))
+		req = SIZE_MAX; /* no header to read: the usable size stands */
+	rwc_hm_live_req((uintptr_t)r, rwc_hm_origins > 1 ? origin_of(caller) : caller, req,
+			req == SIZE_MAX ? 0 : rwc_chunk_usable(rwc_chunk_word((uintptr_t)r)));
 }
 
 ENTRY void *malloc(size_t n)
@@ -168,7 +193,7 @@ ENTRY void *malloc(size_t n)
 	if ((r = OWN(n, 16)))
 		return r;
 	r = f(n);
-	live(r, CALLER);
+	live_req(r, n, CALLER, f);
 	return r;
 }
 
@@ -182,7 +207,7 @@ ENTRY void *calloc(size_t k, size_t n)
 	if (!overflows(k, n) && (r = OWN(k * n, 16)))
 		return memset(r, 0, k * n);
 	r = f(k, n);
-	live(r, CALLER);
+	live_req(r, k * n, CALLER, f);
 	return r;
 }
 
@@ -230,7 +255,7 @@ static void *pool_realloc(void *p, size_t n)
  * now), the contents copied, the old block freed where it belongs. */
 static void *own_realloc(void *p, size_t n)
 {
-	size_t old = rwc_ownheap_has(p) ? rwc_ownheap_usable(p) : malloc_usable_size(p);
+	size_t old = rwc_ownheap_has(p) ? rwc_ownheap_usable(p) : REAL(malloc_usable_size)(p);
 	void *r;
 
 	if (n == 0) {
@@ -244,13 +269,14 @@ static void *own_realloc(void *p, size_t n)
 	return r;
 }
 
-/* realloc of an mmapped block may mremap it anywhere (moved = 1). */
+/* realloc of an mmapped block may mremap it anywhere (moved = 1).  N:
+ * the bytes asked for, 0 for a free. */
 static void *resize(void *p, size_t n, void *r, int m, uintptr_t lo, uintptr_t hi, uintptr_t origin)
 {
 	if (r)
-		live(r, origin);
-	else if (p && n) /* failed: the old block stays */
-		live(p, origin);
+		live_req(r, n, origin, REAL(realloc));
+	else if (p && n) /* failed: the old block stays, as it was */
+		live_req(p, SIZE_MAX, origin, REAL(realloc));
 	rwc_watch_freed(m, lo, hi, 1);
 	return r;
 }
@@ -280,7 +306,7 @@ ENTRY void *reallocarray(void *p, size_t k, size_t n)
 	if (p && (RWC_UNLIKELY(rwc_depth) || rwc_ownheap_has(p)) && !overflows(k, n))
 		return own_realloc(p, k * n);
 	m = p ? releasing(p, &lo, &hi) : 0;
-	return resize(p, k && n, REAL(reallocarray)(p, k, n), m, lo, hi, CALLER);
+	return resize(p, overflows(k, n) ? SIZE_MAX : k * n, REAL(reallocarray)(p, k, n), m, lo, hi, CALLER);
 }
 
 ENTRY void *memalign(size_t al, size_t n)
@@ -290,8 +316,7 @@ ENTRY void *memalign(size_t al, size_t n)
 	if (r)
 		return r;
 	r = REAL(memalign)(al, n);
-
-	live(r, CALLER);
+	live_req(r, n, CALLER, REAL(memalign));
 	return r;
 }
 
@@ -302,8 +327,7 @@ ENTRY void *aligned_alloc(size_t al, size_t n)
 	if (r)
 		return r;
 	r = REAL(aligned_alloc)(al, n);
-
-	live(r, CALLER);
+	live_req(r, n, CALLER, REAL(aligned_alloc));
 	return r;
 }
 
@@ -317,9 +341,8 @@ ENTRY int posix_memalign(void **out, size_t al, size_t n)
 		return 0;
 	}
 	e = REAL(posix_memalign)(out, al, n);
-
 	if (e == 0)
-		live(*out, CALLER);
+		live_req(*out, n, CALLER, REAL(posix_memalign));
 	return e;
 }
 
@@ -330,8 +353,7 @@ ENTRY void *valloc(size_t n)
 	if (r)
 		return r;
 	r = REAL(valloc)(n);
-
-	live(r, CALLER);
+	live_req(r, n, CALLER, REAL(valloc));
 	return r;
 }
 
@@ -342,7 +364,29 @@ ENTRY void *pvalloc(size_t n)
 	if (r)
 		return r;
 	r = REAL(pvalloc)(n);
+	if (r) { /* pvalloc promises whole pages */
+		size_t pg = (size_t)getpagesize();
 
-	live(r, CALLER);
+		live_req(r, n <= (size_t)-1 - (pg - 1) ? (n + pg - 1) & ~(pg - 1) : n, CALLER, REAL(pvalloc));
+	}
+	return r;
+}
+
+/* After this, the program may use every usable byte of P's block: it is
+ * judged by its usable size (heapmap.h). */
+ENTRY size_t malloc_usable_size(void *p)
+{
+	__typeof__(&malloc_usable_size) f;
+	size_t r;
+
+	if (RWC_UNLIKELY(in_pool(p)))
+		return *(size_t *)((unsigned char *)p - 16);
+	if (rwc_ownheap_has(p))
+		return rwc_ownheap_usable(p);
+	if (!(f = NEXT(malloc_usable_size)))
+		return 0; /* from inside dlsym, binding it */
+	r = f(p);
+	if (p && __atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED))
+		rwc_hm_widen((uintptr_t)p);
 	return r;
 }

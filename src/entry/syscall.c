@@ -1,6 +1,7 @@
 /* syscall.c: glibc's syscall() interposed.  The numbers of the checked
  * calls are checked like their libc wrappers (call name "syscall", with the
- * system call's name); the numbers that change the memory map mark the map
+ * system call's name; those that take a capacity: syscall_args.c); the
+ * numbers that change the memory map mark the map
  * view stale.  Everything else passes straight through. */
 #include "config.h"
 #undef _FORTIFY_SOURCE
@@ -10,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "entry/args.h"
 #include "entry/call.h"
 #include "base/entry_id.h"
 #include "mapview/mapview.h"
@@ -96,14 +98,19 @@ static int changes_map(long nr)
 __attribute__((visibility("default"), noinline)) long syscall(long nr, ...)
 {
 	struct rwc_call c = {.caller = __builtin_return_address(0), .caller_sp = RWC_CALLER_SP()};
+	struct rwc_arg args[RWC_ARGS_MAX];
 	va_list ap;
 	long a[6], r;
+	int described;
 
 	va_start(ap, nr);
 	for (int i = 0; i < 6; i++)
 		a[i] = va_arg(ap, long); /* NOLINT(clang-analyzer-valist.Uninitialized): false positive */
 	va_end(ap);
-	if (describe(nr, a, &c) && RWC_UNLIKELY(rwc_enter(&c)))
+	described = describe(nr, a, &c);
+	if (rwc_syscall_args(nr, a, &c, args))
+		described = 1;
+	if (described && RWC_UNLIKELY(rwc_enter(&c)))
 		return -1;
 	if (RWC_UNLIKELY(leaves_hole(nr)))
 		(void)rwc_ownmem_get(); /* before the hole: the library's memory must not land in it */

@@ -13,53 +13,16 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
-#include "frames/keepout.h"
-#include "base/once.h"
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
+#include "frames/dwlib.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/real.h"
 
-#define DW_FUNCS(X)                                                          \
-	X(dwfl_begin) X(dwfl_end) X(dwfl_report_begin) X(dwfl_report_end)    \
-	X(dwfl_linux_proc_report) X(dwfl_linux_proc_find_elf)                \
-	X(dwfl_build_id_find_debuginfo) X(dwfl_addrmodule) X(dwfl_module_info) \
-	X(dwfl_module_addrinfo) X(dwfl_module_getsrc) X(dwfl_lineinfo)       \
-	X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_getscopes_die)      \
-	X(dwarf_tag) X(dwarf_attr) X(dwarf_formudata) X(dwarf_getsrcfiles)   \
-	X(dwarf_filesrc) X(dwarf_diename) X(dwarf_decl_file)
-
-static struct {
-#define X(f) __typeof__(&f) f;
-	DW_FUNCS(X)
-#undef X
-} D;
-
-static struct rwc_once once;
-
-static void *dw_handle; /* stays loaded: reports keep coming */
-
-static int load_dw(void)
-{
-	void *h;
-
-	rwc_keepout_begin(); /* not into the program's holes: keepout.h */
-	h = dw_handle = dlopen(RWC_DW_SONAME, RTLD_NOW | RTLD_LOCAL);
-	rwc_keepout_end();
-
-	if (!h)
-		return 0;
-#define X(f)                                       \
-	if (!(*(void **)&D.f = dlsym(h, #f)))      \
-		return 0;
-	DW_FUNCS(X)
-#undef X
-	return 1;
-}
+/* libdw's functions (dwlib.h); set by rwc_symbolize before any use. */
+static const struct rwc_dwlib *dl;
+#define D (*dl)
 
 int rwc_is_system_header(const char *path)
 {
@@ -173,7 +136,7 @@ static void by_dladdr(struct rwc_frame *fr)
 /* 1 when libdw can run out of nothing: no address-space or data limit, or
  * at least 64 MiB plus twice the size of the frames' modules (libdw maps
  * them, and their separate debug files) to spare under it. */
-static int room_for_libdw(const uintptr_t *pcs, int n)
+int rwc_room_for_libdw(const uintptr_t *pcs, int n)
 {
 	struct rlimit as, data;
 	unsigned long long need = 64ull << 20, pages[7] = {0}, pg;
@@ -222,7 +185,7 @@ int rwc_symbolize(const uintptr_t *pcs, int n, struct rwc_frame *frames, int cap
 	Dwfl *dwfl = NULL;
 	int k = 0;
 
-	if (room_for_libdw(pcs, n) && rwc_once(&once, load_dw)) {
+	if (rwc_room_for_libdw(pcs, n) && (dl = rwc_dwlib())) {
 		memset(&cb, 0, sizeof cb);
 		cb.find_elf = D.dwfl_linux_proc_find_elf;
 		/* Build-id lookup in /usr/lib/debug only: never the network. */

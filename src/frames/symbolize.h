@@ -38,6 +38,10 @@ static inline int rwc_dw_room(unsigned long long as_limit, unsigned long long as
 	       (data_limit == RLIM_INFINITY || (data_limit > data_used && data_limit - data_used >= need));
 }
 
+/* 1 when libdw may run now, by the process's limits and the size of the
+ * modules of the N addresses PCS (rwc_dw_room); it reads /proc/self/statm. */
+int rwc_room_for_libdw(const uintptr_t *pcs, int n);
+
 /* True for the paths of system headers (/usr/include/...). */
 int rwc_is_system_header(const char *path);
 

@@ -27,7 +27,6 @@ static struct {
 	int (*init_local)(unw_cursor_t *, unw_context_t *);
 	int (*step)(unw_cursor_t *);
 	int (*get_reg)(unw_cursor_t *, unw_regnum_t, unw_word_t *);
-	int (*get_save_loc)(unw_cursor_t *, int, unw_save_loc_t *);
 } U;
 
 static struct rwc_once once;
@@ -47,20 +46,7 @@ static int load_unwind_here(void)
 	*(void **)&U.init_local = dlsym(h, RWC_STR(unw_init_local));
 	*(void **)&U.step = dlsym(h, RWC_STR(unw_step));
 	*(void **)&U.get_reg = dlsym(h, RWC_STR(unw_get_reg));
-	*(void **)&U.get_save_loc = dlsym(h, RWC_STR(unw_get_save_loc));
-	return U.getcontext && U.init_local && U.step && U.get_reg && U.get_save_loc;
-}
-
-/* Loaded by a report or a stack walk: never into a hole the program made
- * (keepout.h). */
-static int load_unwind(void)
-{
-	int ok;
-
-	rwc_keepout_begin();
-	ok = load_unwind_here();
-	rwc_keepout_end();
-	return ok;
+	return U.getcontext && U.init_local && U.step && U.get_reg;
 }
 
 /* libunwind's memory probe.  libunwind (1.6, src/x86_64/Ginit.c) keeps a
@@ -77,8 +63,8 @@ static int load_unwind(void)
  * pipe (read end, write end, same inode).  Descriptor numbers alone would
  * not do: a pair like {0, 3} occurs in its data by chance.  After each
  * use we close both ends and store -1, so the next probe opens a pipe
- * again, which the next drop closes.  Our uses run under the report lock
- * (or in the constructor, before the program runs), one at a time, so
+ * again, which the next drop closes.  Our uses run under the report lock,
+ * one at a time, so
  * between them the variable holds -1, never a number the program may
  * reuse (a probe would read or write the program's descriptor): when a
  * function of this file returns, no descriptor of ours is open, whichever
@@ -171,23 +157,39 @@ static void learn_pipe(void)
 		unw_pipe = hit;
 }
 
-/* Loads libunwind (MAY_LOAD), learns its pipe at the first use, and
- * starts a cursor here: 1, or 0 when libunwind is not available.  Inlined:
- * the context must be taken in the frame that goes on to unwind. */
+/* Loaded by the first report, with the program's holes held
+ * (keepout.h): the dlopen and libunwind's first use, which makes its own
+ * first-use mappings and opens its pipe (learned here). */
+static int load_unwind(void)
+{
+	unw_context_t uc;
+	unw_cursor_t c;
+	int ok, up;
+
+	rwc_keepout_begin();
+	ok = load_unwind_here();
+	if (ok) {
+		dl_iterate_phdr(find_unset, NULL);
+		up = U.getcontext(&uc) == 0 && U.init_local(&c, &uc) >= 0;
+		learn_pipe();
+		if (up)
+			U.step(&c);
+		drop_pipe();
+	}
+	rwc_keepout_end();
+	return ok;
+}
+
+/* Loads libunwind (MAY_LOAD) and starts a cursor here: 1, or 0 when
+ * libunwind is not available.  Inlined: the context must be taken in the
+ * frame that goes on to unwind. */
 static inline __attribute__((always_inline)) int begin(unw_context_t *uc, unw_cursor_t *c, int may_load)
 {
-	static int learned;
-	int first = 0, ok;
+	int ok;
 
 	if (!may_load || !rwc_once(&once, load_unwind))
 		return 0;
-	if (!learned) {
-		learned = first = 1;
-		dl_iterate_phdr(find_unset, NULL);
-	}
 	ok = U.getcontext(uc) == 0 && U.init_local(c, uc) >= 0;
-	if (first)
-		learn_pipe();
 	if (!ok)
 		drop_pipe();
 	return ok;
@@ -225,98 +227,4 @@ int rwc_backtrace(uintptr_t *pcs, int max, uintptr_t caller, int may_load)
 	}
 	drop_pipe();
 	return n;
-}
-
-/* The lowest save slot at or above A below LIMIT, among the registers the
- * frame below cursor C saved (C is at its caller). */
-static uintptr_t first_saved(unw_cursor_t *c, uintptr_t a, uintptr_t limit)
-{
-	for (int r = 0; r <= UNW_REG_LAST; r++) {
-		unw_save_loc_t sl;
-
-		if (U.get_save_loc(c, r, &sl) == 0 && sl.type == UNW_SLT_MEMORY &&
-		    (uintptr_t)sl.u.addr >= a && (uintptr_t)sl.u.addr < limit)
-			limit = (uintptr_t)sl.u.addr;
-	}
-	return limit;
-}
-
-void rwc_unwind_prepare(void)
-{
-	unw_context_t uc;
-	unw_cursor_t c;
-
-	/* From the constructor: the program has made no hole yet. */
-	if (rwc_once(&once, load_unwind_here) && begin(&uc, &c, 1)) {
-		U.step(&c); /* libunwind's own first-use allocations, made now */
-		drop_pipe();
-	}
-}
-
-int rwc_stack_walk(uintptr_t a, uintptr_t sp0, int to_top, struct rwc_stack_walk *w)
-{
-	unw_context_t uc;
-	unw_cursor_t c;
-	unw_word_t sp = 0, ip;
-	int found = 0;
-
-	w->nchain = 0;
-	w->top = 0;
-	w->b.kind = RWC_HOLDER_NONE;
-	if (!begin(&uc, &c, 1))
-		return -1;
-	/* Out of the library's own frames, to the frame whose sp is SP0. */
-	for (int steps = 0;; steps++) {
-		if (U.get_reg(&c, UNW_REG_SP, &sp) < 0 || sp > sp0 || steps > 32 || (sp != sp0 && U.step(&c) <= 0))
-			goto unknown;
-		if (sp == sp0)
-			break;
-	}
-	for (int i = 0; i < 256; i++) {
-		uintptr_t lo = (uintptr_t)sp, hi, pc;
-		unw_save_loc_t sl;
-		int r;
-
-		if (U.get_reg(&c, UNW_REG_IP, &ip) < 0)
-			goto unknown;
-		pc = (uintptr_t)ip;
-		r = U.step(&c);
-		if (r <= 0 || U.get_reg(&c, UNW_REG_SP, &sp) < 0 || (uintptr_t)sp <= lo) {
-			w->top = lo; /* the outermost frame: no buffer of the program here */
-			break;
-		}
-		hi = (uintptr_t)sp; /* the frame's cfa */
-		if (found)
-			continue; /* on to the top */
-		if (a < lo) {
-			if (!to_top)
-				break;
-			found = -1; /* in no frame */
-			continue;
-		}
-		if (a < hi) {
-			w->b.kind = RWC_HOLDER_FRAME;
-			w->b.lo = lo;
-			w->b.hi = hi;
-			w->b.limit = first_saved(&c, a, hi);
-			w->b.pc = pc;
-			w->b.index = i;
-			found = 1;
-			if (!to_top)
-				break;
-			continue;
-		}
-		if (w->nchain >= 0 && w->nchain < RWC_STACK_CHAIN &&
-		    U.get_save_loc(&c, UNW_REG_IP, &sl) == 0 && sl.type == UNW_SLT_MEMORY) {
-			w->slot[w->nchain] = (uintptr_t)sl.u.addr;
-			w->val[w->nchain++] = *(const uintptr_t *)(uintptr_t)sl.u.addr;
-		} else {
-			w->nchain = -1; /* not cacheable */
-		}
-	}
-	drop_pipe();
-	return found == 1;
-unknown:
-	drop_pipe();
-	return -1;
 }

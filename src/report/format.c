@@ -6,6 +6,7 @@
 #include "report/format.h"
 
 #include <limits.h>
+#include <string.h>
 
 #include "base/knobs.h"
 
@@ -27,13 +28,68 @@ static void what(struct rwc_fmt *o, const struct rwc_finding *f)
 
 static const char *bounds_words(const struct rwc_finding *f)
 {
+	if (f->bounds.compiler_size && f->v.bad_lo < f->bounds.hi)
+		return "past the object the compiler saw"; /* inside its holder */
 	switch (f->bounds.kind) {
 	case RWC_HOLDER_BLOCK:
 		return "past the end of its heap block";
+	case RWC_HOLDER_VARIABLE:
+		return "past the end of its stack object";
+	case RWC_HOLDER_GLOBAL:
+		return "past the end of their global object";
 	case RWC_HOLDER_FREED:
 		return "in a freed heap block";
 	default:
 		return "past its stack frame (saved registers, return address, callers' frames)";
+	}
+}
+
+/* "char name[16]": the C declaration of NAME with TYPE ("char [16]"). */
+static void declaration(struct rwc_fmt *o, const char *type, const char *name)
+{
+	const char *dims = type ? strstr(type, " [") : NULL;
+	size_t tn = type ? strlen(type) : 0;
+
+	if (!type) {
+		rwc_fmt_str(o, name);
+		return;
+	}
+	rwc_fmt_mem(o, type, dims ? (size_t)(dims - type) : tn);
+	if (dims || !tn || type[tn - 1] != '*')
+		rwc_fmt_char(o, ' ');
+	rwc_fmt_str(o, name);
+	if (dims)
+		rwc_fmt_str(o, dims + 1);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* "`char name[16]` (x.c:12) in frame #0 read_name, into `char rest[240]`" */
+static void variable_words(struct rwc_fmt *o, const struct rwc_bounds *b)
+{
+	rwc_fmt_char(o, '`');
+	declaration(o, b->type, b->name ? b->name : "?");
+	rwc_fmt_char(o, '`');
+	if (b->decl_file) {
+		rwc_fmt_str(o, " (");
+		rwc_fmt_str(o, base_name(b->decl_file));
+		rwc_fmt_char(o, ':');
+		rwc_fmt_i64(o, b->decl_line);
+		rwc_fmt_char(o, ')');
+	}
+	rwc_fmt_str(o, " in frame #");
+	rwc_fmt_i64(o, b->index);
+	rwc_fmt_char(o, ' ');
+	rwc_fmt_str(o, b->function ? b->function : "??");
+	if (b->into) {
+		rwc_fmt_str(o, ", into `");
+		declaration(o, b->into_type, b->into);
+		rwc_fmt_char(o, '`');
 	}
 }
 
@@ -63,6 +119,16 @@ void rwc_format_message(struct rwc_fmt *o, const struct rwc_call *c, const struc
 		}
 		rwc_fmt_str(o, " of ");
 		what(o, f);
+		if (c->nargs && f->buf != c->buf) { /* an argument of the list: its capacity */
+			rwc_fmt_str(o, " (");
+			rwc_fmt_u64(o, f->count);
+			rwc_fmt_str(o, " bytes)");
+		}
+		if (rwc_is_bounds_problem(f) && f->bounds.kind == RWC_HOLDER_VARIABLE && f->bounds.name) {
+			rwc_fmt_str(o, one ? " runs past " : " run past ");
+			variable_words(o, &f->bounds);
+			return;
+		}
 		rwc_fmt_str(o, one ? " is " : " are ");
 		if (rwc_is_bounds_problem(f)) {
 			rwc_fmt_str(o, bounds_words(f));
@@ -153,6 +219,31 @@ static void arg_count(struct rwc_fmt *o, const char *name, uint64_t v)
 	rwc_fmt_u64(o, v);
 }
 
+/* The argument list (common.h): pointers and the integers shown, in the
+ * call's order (an in/out length, checked first, after its buffer); the
+ * first without a comma when the call has no descriptor. */
+static void args_text(struct rwc_fmt *o, const struct rwc_call *c)
+{
+	for (unsigned k = 0; k < c->nargs; k++) {
+		unsigned i = k;
+		const struct rwc_arg *a;
+
+		if (k + 1 < c->nargs && c->args[k + 1].lenp && c->args[k + 1].lenp == c->args[k].p)
+			i = k + 1; /* the buffer first, then its length */
+		else if (k && c->args[k].lenp && c->args[k].lenp == c->args[k - 1].p)
+			i = k - 1;
+		a = &c->args[i];
+		if (k || !c->no_fd || c->shape != RWC_SHAPE_ARGS)
+			rwc_fmt_str(o, ", ");
+		rwc_fmt_str(o, a->name);
+		rwc_fmt_char(o, '=');
+		if (a->kind == RWC_ARG_INT)
+			rwc_fmt_i64(o, (int64_t)a->n);
+		else
+			rwc_fmt_hex(o, (uintptr_t)a->p);
+	}
+}
+
 static void call_text(struct rwc_fmt *o, const struct rwc_call *c)
 {
 	rwc_fmt_str(o, c->name);
@@ -171,10 +262,12 @@ static void call_text(struct rwc_fmt *o, const struct rwc_call *c)
 		arg_int(o, "fd_in", c->fd);
 		rwc_fmt_str(o, ", ");
 		arg_int(o, "fd_out", c->fd2);
-	} else {
+	} else if (!c->no_fd) {
 		arg_int(o, "fd", c->fd);
 	}
 	switch (c->shape) {
+	case RWC_SHAPE_ARGS:
+		break;
 	case RWC_SHAPE_BUF:
 		arg_ptr(o, "buf", c->buf);
 		arg_count(o, "count", c->count);
@@ -207,6 +300,7 @@ static void call_text(struct rwc_fmt *o, const struct rwc_call *c)
 		rwc_fmt_str(o, ", ");
 		arg_int(o, "offset", c->offset);
 	}
+	args_text(o, c);
 	rwc_fmt_char(o, ')');
 }
 
@@ -263,8 +357,80 @@ static void span(struct rwc_fmt *o, uintptr_t lo, uintptr_t hi)
 	rwc_fmt_hex(o, hi);
 }
 
-/* The block or frame that holds the buffer, and (heap) where it was
- * allocated. */
+/* A fortified call's object where nothing but the compiler's size is
+ * known: [buf, buf+size) on the stack or in a module's image. */
+static void compiler_object_text(struct rwc_fmt *o, const struct rwc_finding *f)
+{
+	const struct rwc_bounds *b = &f->bounds;
+
+	rwc_fmt_str(o, " is ");
+	rwc_fmt_u64(o, f->v.bad_lo - b->hi);
+	rwc_fmt_str(o, b->kind == RWC_HOLDER_VARIABLE ? " bytes past the end of an object of "
+						     : " bytes past the end of a global object of ");
+	rwc_fmt_u64(o, b->hi - b->lo);
+	rwc_fmt_str(o, " bytes");
+	if (b->kind == RWC_HOLDER_VARIABLE) {
+		rwc_fmt_str(o, " on the caller's stack");
+	} else if (b->module) {
+		rwc_fmt_str(o, " in ");
+		rwc_fmt_str(o, b->module);
+	}
+	rwc_fmt_str(o, ", ");
+	span(o, b->lo, b->hi);
+	rwc_fmt_char(o, '\n');
+}
+
+/* "bytes 32..127 of buf run past the global `hdr` (32 bytes) in
+ * /path/module, 0x...-0x..., into `next`" */
+static void global_text(struct rwc_fmt *o, const struct rwc_finding *f)
+{
+	const struct rwc_bounds *b = &f->bounds;
+	uint64_t a = f->v.bad_lo - f->v.lo, z = f->v.bad_hi - f->v.lo - 1;
+
+	rwc_fmt_str(o, a == z ? "byte " : "bytes ");
+	rwc_fmt_u64(o, a);
+	if (a != z) {
+		rwc_fmt_str(o, "..");
+		rwc_fmt_u64(o, z);
+	}
+	rwc_fmt_str(o, " of ");
+	what(o, f);
+	rwc_fmt_str(o, a == z ? " runs past the global `" : " run past the global `");
+	rwc_fmt_str(o, b->name ? b->name : "?");
+	rwc_fmt_str(o, "` (");
+	rwc_fmt_u64(o, b->hi - b->lo);
+	rwc_fmt_str(o, " bytes)");
+	if (b->module) {
+		rwc_fmt_str(o, " in ");
+		rwc_fmt_str(o, b->module);
+	}
+	rwc_fmt_str(o, ", ");
+	span(o, b->lo, b->hi);
+	if (b->into) {
+		rwc_fmt_str(o, ", into `");
+		rwc_fmt_str(o, b->into);
+		rwc_fmt_char(o, '`');
+	}
+	rwc_fmt_char(o, '\n');
+}
+
+/* A fortified call: the size the compiler saw, which glibc enforces. */
+static void compiler_text(struct rwc_fmt *o, long pid, const struct rwc_call *c, const struct rwc_finding *f)
+{
+	prefix(o, pid);
+	rwc_fmt_str(o, "  the compiler saw an object of ");
+	rwc_fmt_u64(o, f->bounds.compiler_size);
+	rwc_fmt_str(o, " bytes at ");
+	what(o, f);
+	rwc_fmt_str(o, "; count ");
+	rwc_fmt_u64(o, f->count);
+	rwc_fmt_str(o, " is larger: glibc's ");
+	rwc_fmt_str(o, c->name);
+	rwc_fmt_str(o, " aborts the program\n");
+}
+
+/* The block, frame or global that holds the buffer, and (heap) where it
+ * was allocated. */
 static void bounds_text(struct rwc_fmt *o, long pid, const struct rwc_finding *f,
 			const struct rwc_frame *fr, int nfr)
 {
@@ -272,6 +438,10 @@ static void bounds_text(struct rwc_fmt *o, long pid, const struct rwc_finding *f
 
 	prefix(o, pid);
 	rwc_fmt_str(o, "  ");
+	if (b->kind == RWC_HOLDER_GLOBAL && b->name) {
+		global_text(o, f);
+		return;
+	}
 	what(o, f);
 	rwc_fmt_char(o, '+');
 	rwc_fmt_u64(o, f->v.bad_lo - f->v.lo);
@@ -298,16 +468,45 @@ static void bounds_text(struct rwc_fmt *o, long pid, const struct rwc_finding *f
 		rwc_fmt_char(o, '\n');
 		return;
 	}
+	if (!b->name && (b->kind == RWC_HOLDER_VARIABLE || b->kind == RWC_HOLDER_GLOBAL)) {
+		compiler_object_text(o, f);
+		return;
+	}
+	if (b->kind == RWC_HOLDER_VARIABLE) {
+		rwc_fmt_str(o, " is ");
+		rwc_fmt_u64(o, f->v.bad_lo - b->hi);
+		rwc_fmt_str(o, " bytes past the end of the variable `");
+		rwc_fmt_str(o, b->name ? b->name : "?");
+		rwc_fmt_str(o, "` (");
+		rwc_fmt_u64(o, b->hi - b->lo);
+		rwc_fmt_str(o, " bytes, ");
+		span(o, b->lo, b->hi);
+		if (b->decl_file) {
+			rwc_fmt_str(o, ", declared at ");
+			rwc_fmt_str(o, b->decl_file);
+			rwc_fmt_char(o, ':');
+			rwc_fmt_i64(o, b->decl_line);
+		}
+		rwc_fmt_str(o, ")\n");
+		return;
+	}
 	rwc_fmt_str(o, " is ");
-	if (b->kind == RWC_HOLDER_FREED) {
+	if (b->kind == RWC_HOLDER_FREED || f->v.bad_lo < b->hi) {
 		rwc_fmt_u64(o, f->v.bad_lo - b->lo);
-		rwc_fmt_str(o, " bytes inside a freed heap block of ");
+		rwc_fmt_str(o, b->kind == RWC_HOLDER_FREED ? " bytes inside a freed heap block of "
+							   : " bytes into a heap block of ");
 	} else {
 		rwc_fmt_u64(o, f->v.bad_lo - b->hi);
 		rwc_fmt_str(o, " bytes past the end of a heap block of ");
 	}
 	rwc_fmt_u64(o, b->hi - b->lo);
-	rwc_fmt_str(o, " bytes, ");
+	rwc_fmt_str(o, " bytes");
+	if (b->usable) {
+		rwc_fmt_str(o, " (");
+		rwc_fmt_u64(o, b->usable);
+		rwc_fmt_str(o, " usable)");
+	}
+	rwc_fmt_str(o, ", ");
 	span(o, b->lo, b->hi);
 	rwc_fmt_char(o, '\n');
 }
@@ -350,6 +549,8 @@ void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 	}
 	if (rwc_is_bounds_problem(f))
 		bounds_text(o, pid, f, fr, nfr);
+	if (rwc_is_bounds_problem(f) && f->bounds.compiler_size)
+		compiler_text(o, pid, c, f);
 	frame_lines(o, pid, fr, nfr);
 	if (rwc_is_bounds_problem(f) && f->origin) {
 		prefix(o, pid);

@@ -7,6 +7,22 @@
 
 #include "base/knobs.h"
 
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The process's arguments as the dynamic loader passes them to every
+ * constructor (read, never written). */
+static int rwc_json_argc;
+static char **rwc_json_argv;
+
+__attribute__((constructor)) static void rwc_json_keep_args(int argc, char **argv, char **envp)
+{
+	(void)envp;
+	rwc_json_argc = argc;
+	rwc_json_argv = argv;
+}
+
 static void json_hex(struct rwc_fmt *o, int *first, const char *k, uint64_t v)
 {
 	rwc_fmt_json_key(o, first, k);
@@ -103,6 +119,53 @@ static void json_frames(struct rwc_fmt *o, const struct rwc_frame *fr, int nfr)
 	rwc_fmt_char(o, ']');
 }
 
+/* What every named object ends with: its range, what the overrun
+ * reaches, the compiler's size, and the closing brace. */
+static void json_object_end(struct rwc_fmt *o, int *first, const struct rwc_bounds *b)
+{
+	json_hex(o, first, "start", b->lo);
+	json_hex(o, first, "end", b->hi);
+	if (b->into)
+		json_str(o, first, "into", b->into);
+	if (b->compiler_size)
+		json_uint(o, first, "compiler_size", b->compiler_size);
+	rwc_fmt_char(o, '}');
+}
+
+/* The global object holding the buffer (after the region's '{'). */
+static void json_global(struct rwc_fmt *o, const struct rwc_bounds *b)
+{
+	int first = 1;
+
+	json_str(o, &first, "kind", "global");
+	if (b->name)
+		json_str(o, &first, "name", b->name);
+	json_uint(o, &first, "size", b->hi - b->lo);
+	if (b->module)
+		json_str(o, &first, "module", b->module);
+	json_object_end(o, &first, b);
+}
+
+/* The stack variable holding the buffer: the object after '{'. */
+static void json_variable(struct rwc_fmt *o, const struct rwc_bounds *b)
+{
+	int first = 1;
+
+	json_str(o, &first, "kind", "stack-variable");
+	json_str(o, &first, "name", b->name ? b->name : "?");
+	if (b->type)
+		json_str(o, &first, "type", b->type);
+	json_uint(o, &first, "size", b->hi - b->lo);
+	if (b->decl_file) {
+		json_str(o, &first, "decl_file", b->decl_file);
+		json_int(o, &first, "decl_line", b->decl_line);
+	}
+	json_int(o, &first, "frame", b->index);
+	if (b->function)
+		json_str(o, &first, "function", b->function);
+	json_object_end(o, &first, b);
+}
+
 /* The heap block or stack frame holding the buffer. */
 static void json_bounds(struct rwc_fmt *o, const struct rwc_finding *f)
 {
@@ -110,12 +173,28 @@ static void json_bounds(struct rwc_fmt *o, const struct rwc_finding *f)
 	int first = 1;
 
 	rwc_fmt_char(o, '{');
-	json_str(o, &first, "kind", b->kind == RWC_HOLDER_FRAME ? "stack-frame"
-				    : b->kind == RWC_HOLDER_FREED ? "freed-heap-block"
-								   : "heap-block");
+	if (b->kind == RWC_HOLDER_GLOBAL && b->name) {
+		json_global(o, b);
+		return;
+	}
+	if (b->kind == RWC_HOLDER_VARIABLE && b->name) {
+		json_variable(o, b);
+		return;
+	}
+	json_str(o, &first, "kind", b->kind == RWC_HOLDER_FRAME      ? "stack-frame"
+				    : b->kind == RWC_HOLDER_VARIABLE ? "stack-variable"
+				    : b->kind == RWC_HOLDER_GLOBAL   ? "global"
+				    : b->kind == RWC_HOLDER_FREED    ? "freed-heap-block"
+								     : "heap-block");
 	json_hex(o, &first, "start", b->lo);
 	json_hex(o, &first, "end", b->hi);
 	json_uint(o, &first, "size", b->hi - b->lo);
+	if ((b->kind == RWC_HOLDER_BLOCK || b->kind == RWC_HOLDER_FREED) && b->usable)
+		json_uint(o, &first, "usable", b->usable);
+	if (b->kind == RWC_HOLDER_GLOBAL && b->module)
+		json_str(o, &first, "module", b->module);
+	if (b->compiler_size)
+		json_uint(o, &first, "compiler_size", b->compiler_size);
 	if (b->kind == RWC_HOLDER_FRAME) {
 		json_hex(o, &first, "saved_from", b->limit);
 		json_int(o, &first, "frame", b->index);
@@ -126,6 +205,46 @@ static void json_bounds(struct rwc_fmt *o, const struct rwc_finding *f)
 	rwc_fmt_char(o, '}');
 }
 
+
+/* Who made the call: "tid", "exe" (readlink /proc/self/exe) and "argv"
+ * (at most 16 arguments of at most 128 bytes each; "..." when cut).
+ * Only for this process: a report formatted for another pid (the golden
+ * tests) has none of them.  errno is kept. */
+static void json_identity(struct rwc_fmt *o, int *first, long pid)
+{
+	char exe[512];
+	int e = errno;
+	ssize_t n;
+
+	if (pid != (long)getpid())
+		return;
+	json_int(o, first, "tid", gettid());
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		json_str(o, first, "exe", exe);
+	}
+	errno = e;
+	if (!rwc_json_argv)
+		return;
+	rwc_fmt_json_key(o, first, "argv");
+	rwc_fmt_char(o, '[');
+	for (int i = 0; i < rwc_json_argc && rwc_json_argv[i]; i++) {
+		char arg[132];
+		size_t len = strnlen(rwc_json_argv[i], 129);
+
+		if (i)
+			rwc_fmt_char(o, ',');
+		if (i == 16) {
+			rwc_fmt_str(o, "\"...\"");
+			break;
+		}
+		memcpy(arg, rwc_json_argv[i], len > 128 ? 128 : len);
+		strcpy(arg + (len > 128 ? 128 : len), len > 128 ? "..." : "");
+		rwc_fmt_json_str(o, arg);
+	}
+	rwc_fmt_char(o, ']');
+}
 
 void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr,
@@ -144,7 +263,9 @@ void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		json_str(o, &first, "syscall", c->sysname);
 	json_str(o, &first, "problem", rwc_problem_name(f->problem));
 	json_int(o, &first, "pid", pid);
-	json_int(o, &first, "fd", c->shape == RWC_SHAPE_PVM || c->stream ? -1 : c->fd);
+	json_identity(o, &first, pid);
+	if (!c->no_fd)
+		json_int(o, &first, "fd", c->shape == RWC_SHAPE_PVM || c->stream ? -1 : c->fd);
 	if (c->shape == RWC_SHAPE_PVM)
 		json_int(o, &first, "target_pid", c->fd);
 	json_hex(o, &first, "buf", (uintptr_t)f->buf);
@@ -161,7 +282,9 @@ void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		json_int(o, &first, "msg_index", f->msg_index);
 	if (f->iov_index >= 0)
 		json_int(o, &first, "iov_index", f->iov_index);
-	if (c->shape != RWC_SHAPE_BUF)
+	if (c->nargs)
+		json_str(o, &first, "arg", f->what);
+	else if (c->shape != RWC_SHAPE_BUF)
 		json_str(o, &first, "what", f->what);
 	json_str(o, &first, "message", msg);
 	if (rwc_is_memory_problem(f) || rwc_is_bounds_problem(f)) {

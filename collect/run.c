@@ -1,0 +1,137 @@
+/* run.c: the wrapper's supervisor (rwcheck-collect --run).  Starts the
+ * command with the library preloaded, in a process group of its own
+ * (unless the wrapper is the foreground job of a terminal: then the
+ * command stays in the wrapper's group, so that it keeps the terminal);
+ * forwards SIGINT, SIGTERM, SIGHUP and SIGQUIT to that group; follows the
+ * log directory while the command runs, so that each report is printed as
+ * it comes; returns the command's status as a shell gives it (128+n when
+ * a signal ended it).  The signal handler only calls kill(2). */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collect.h"
+
+static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+#define NFORWARDED (sizeof forwarded / sizeof forwarded[0])
+
+static volatile sig_atomic_t child_pid, child_group, last_signal;
+
+static void forward(int sig)
+{
+	int e = errno;
+
+	last_signal = sig;
+	if (child_pid > 0)
+		kill(child_group ? -child_pid : child_pid, sig);
+	errno = e;
+}
+
+/* Is the wrapper the foreground job of its terminal? */
+static int terminal_foreground(void)
+{
+	for (int fd = 0; fd < 3; fd++)
+		if (isatty(fd))
+			return tcgetpgrp(fd) == getpgrp();
+	return 0;
+}
+
+/* LD_PRELOAD for the command: the library first, then what was there. */
+static void set_preload(const char *lib)
+{
+	const char *old = getenv("LD_PRELOAD");
+	size_t n;
+	char *v;
+
+	if (old && strstr(old, lib)) /* (a nested wrapper's: once is enough) */
+		return;
+	n = strlen(lib) + (old ? strlen(old) : 0) + 2;
+	v = malloc(n);
+
+	if (!v)
+		return;
+	snprintf(v, n, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
+	setenv("LD_PRELOAD", v, 1);
+	free(v);
+}
+
+static void start_child(char **argv, const char *lib, int own_group)
+{
+	int e;
+
+	for (size_t i = 0; i < NFORWARDED; i++)
+		signal(forwarded[i], SIG_DFL);
+	if (own_group)
+		setpgid(0, 0);
+	set_preload(lib);
+	execvp(argv[0], argv);
+	e = errno;
+	fprintf(stderr, "rwcheck: %s: %s\n", argv[0], strerror(e));
+	_exit(e == ENOENT ? 127 : 126);
+}
+
+static void nap(void)
+{
+	struct timespec ts = {0, 50 * 1000 * 1000};
+
+	nanosleep(&ts, NULL); /* (a forwarded signal ends it early: fine) */
+}
+
+int run_command(char **argv, const char *lib, struct follow *fl)
+{
+	int own_group = !terminal_foreground(), st = 0;
+	struct sigaction sa;
+	pid_t pid, r;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = forward;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NFORWARDED; i++)
+		sigaction(forwarded[i], &sa, NULL);
+	ptree_check_exe(argv[0]);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "rwcheck: cannot start %s: %s\n", argv[0], strerror(errno));
+		return 126;
+	}
+	if (pid == 0)
+		start_child(argv, lib, own_group);
+	if (own_group)
+		setpgid(pid, pid); /* (both sides: whichever runs first) */
+	child_group = own_group;
+	child_pid = pid;
+	if (last_signal) /* came before child_pid was known */
+		kill(own_group ? -pid : pid, last_signal);
+	if (fl->pt)
+		fl->pt->root = pid;
+	for (unsigned k = 0; (r = waitpid(pid, &st, WNOHANG)) == 0 || (r < 0 && errno == EINTR); k++) {
+		if (fl->pt && k % 2 == 0)
+			ptree_scan(fl->pt);
+		follow_scan(fl);
+		nap();
+	}
+	child_pid = 0;
+	follow_scan(fl);
+	if (r < 0)
+		return 126;
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	if (WEXITSTATUS(st) == 0 && last_signal)
+		return 128 + last_signal;
+	return WEXITSTATUS(st);
+}
+
+int run_signal(void)
+{
+	return last_signal;
+}

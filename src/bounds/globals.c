@@ -1,0 +1,242 @@
+/* globals.c: the global check (see globals.h): the modules whose objects
+ * are known, the thread's cache of good ranges, the verdict.  The table
+ * of modules only grows; a slot is filled under the load lock (context.h)
+ * and published by the count, so readers take no lock.  rwc_glob_good is
+ * async-signal-safe and allocates nothing; rwc_glob_check may load. */
+#include "config.h"
+
+#include "bounds/globals.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <link.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bounds/elfobjs.h"
+#include "base/context.h"
+#include "frames/keepout.h"
+#include "mapview/ownheap.h"
+
+#define TLS __thread __attribute__((tls_model("initial-exec")))
+
+TLS uint64_t rwc_gcache_gen;
+TLS unsigned rwc_gcache_last;
+TLS struct rwc_gcache rwc_gcache[RWC_GCACHE_N];
+
+#ifdef DLFO_STRUCT_HAS_EH_DBASE /* glibc 2.35+: _dl_find_object */
+
+#define NMOD 256
+
+struct gmod {
+	uintptr_t start, end;       /* the image, as _dl_find_object gives it */
+	const struct link_map *map; /* its link map ... */
+	const char *lname;          /* ... with this l_name (a copy) */
+	const char *path;           /* the file, for reports */
+	struct rwc_gobj *obj;       /* sorted; NULL: none known */
+	size_t n;
+};
+
+static struct gmod mods[NMOD];
+static unsigned nmods; /* published: mods[0..nmods) are filled */
+
+/* Remembers [lo, hi) as good: WHOLE, an object; else a run without
+ * objects.  A signal handler that interrupts this sees no entry being
+ * filled: its span is 0 until the rest is written. */
+static void remember(uintptr_t lo, uintptr_t hi, int whole)
+{
+	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+	struct rwc_gcache *e;
+
+	if (rwc_gcache_gen != g) { /* a new generation: the old entries go */
+		rwc_gcache_gen = 0;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		for (int i = 0; i < RWC_GCACHE_N; i++)
+			rwc_gcache[i].span = 0;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		rwc_gcache_gen = g;
+	}
+	rwc_gcache_last = (rwc_gcache_last + 1) % RWC_GCACHE_N;
+	e = &rwc_gcache[rwc_gcache_last];
+	e->span = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	e->lo = lo;
+	e->lim = whole ? hi : UINTPTR_MAX;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	e->span = hi - lo;
+}
+
+/* The known module that is D's (the same image and link map, a link map
+ * of the same name: not one unloaded and replaced), or NULL. */
+static const struct gmod *known(const struct dl_find_object *d)
+{
+	unsigned n = __atomic_load_n(&nmods, __ATOMIC_ACQUIRE);
+	const struct link_map *lm = d->dlfo_link_map;
+	const char *name = lm && lm->l_name ? lm->l_name : "";
+
+	for (unsigned i = n; i-- > 0;) {
+		const struct gmod *m = &mods[i];
+
+		if (m->start == (uintptr_t)d->dlfo_map_start && m->end == (uintptr_t)d->dlfo_map_end &&
+		    m->map == lm && strcmp(m->lname, name) == 0)
+			return m;
+	}
+	return NULL;
+}
+
+/* A is in no module's image; images start on page boundaries, so none
+ * is before the next one. */
+static void no_image(uintptr_t a)
+{
+	uintptr_t next = (a | 4095) + 1;
+
+	remember(a, next > a ? next : UINTPTR_MAX, 0);
+}
+
+/* Where A lies: -1 in no module's image (the cache told), 0 in a module
+ * whose objects are not loaded (*D says which), 1 in a known module (*M;
+ * *IDX its object holding A, or -1: the cache told of the gap). */
+static int locate(uintptr_t a, struct dl_find_object *d, const struct gmod **m, long *idx)
+{
+	uintptr_t glo, ghi;
+
+	if (_dl_find_object((void *)a, d) != 0) {
+		no_image(a);
+		return -1;
+	}
+	if (!(*m = known(d)))
+		return 0;
+	*idx = rwc_gobj_find((*m)->obj, (*m)->n, a, (*m)->start, (*m)->end, &glo, &ghi);
+	if (*idx < 0)
+		remember(glo, ghi, 0);
+	return 1;
+}
+
+/* rwc_glob_good for A in D's image. */
+static __attribute__((noinline)) int in_module(uintptr_t a, size_t n, struct dl_find_object *d)
+{
+	const struct gmod *m = known(d);
+	uintptr_t glo, ghi;
+	long i;
+
+	if (!m)
+		return 0;
+	i = rwc_gobj_find(m->obj, m->n, a, m->start, m->end, &glo, &ghi);
+	if (i < 0) {
+		remember(glo, ghi, 0);
+		return 1;
+	}
+	if (n > m->obj[i].hi - a)
+		return 0;
+	remember(m->obj[i].lo, m->obj[i].hi, 1);
+	return 1;
+}
+
+int rwc_glob_good(uintptr_t a, size_t n)
+{
+	struct dl_find_object d;
+
+	if (_dl_find_object((void *)a, &d) != 0) {
+		no_image(a);
+		return 1;
+	}
+	return in_module(a, n, &d);
+}
+
+static char *dup_own(const char *s, size_t len)
+{
+	char *p = rwc_ownheap_alloc(len + 1, 16);
+
+	if (p) {
+		memcpy(p, s, len);
+		p[len] = '\0';
+	}
+	return p;
+}
+
+/* Reads D's module's objects into a new slot (under the load lock). */
+static void load(const struct dl_find_object *d)
+{
+	const struct link_map *lm = d->dlfo_link_map;
+	const char *name = lm && lm->l_name ? lm->l_name : "";
+	unsigned n = __atomic_load_n(&nmods, __ATOMIC_ACQUIRE);
+	struct gmod *m = &mods[n];
+	char exe[PATH_MAX];
+	ssize_t len;
+
+	if (n >= NMOD || !lm || known(d))
+		return;
+	memset(m, 0, sizeof *m);
+	m->start = (uintptr_t)d->dlfo_map_start;
+	m->end = (uintptr_t)d->dlfo_map_end;
+	m->map = lm;
+	if (!(m->lname = dup_own(name, strlen(name))))
+		return;
+	if (name[0]) {
+		m->path = m->lname;
+	} else if ((len = readlink("/proc/self/exe", exe, sizeof exe)) > 0 &&
+		   (size_t)len < sizeof exe) {
+		m->path = dup_own(exe, (size_t)len); /* the main program */
+	}
+	if (m->path)
+		m->n = rwc_elf_objects(name[0] ? m->path : "/proc/self/exe", lm->l_addr, m->start,
+				       m->end, &m->obj);
+	__atomic_store_n(&nmods, n + 1, __ATOMIC_RELEASE); /* failed too: not tried again */
+}
+
+/* The object after OBJ[i] when the range up to HI reaches into it. */
+static const char *reaches(const struct gmod *m, long i, uintptr_t hi)
+{
+	return (size_t)i + 1 < m->n && m->obj[i + 1].lo < hi ? m->obj[i + 1].name : NULL;
+}
+
+enum rwc_problem rwc_glob_check(uintptr_t a, size_t n, struct rwc_bounds *b, uintptr_t *bad_lo,
+				uintptr_t *bad_hi)
+{
+	struct dl_find_object d;
+	const struct gmod *m;
+	uintptr_t end = n > UINTPTR_MAX - a ? UINTPTR_MAX : a + n;
+	long i;
+	int r = locate(a, &d, &m, &i);
+
+	if (r == 0 && rwc_libs_lock()) {
+		rwc_keepout_begin(); /* the own heap grows: not into the program's holes */
+		load(&d);
+		rwc_keepout_end();
+		rwc_libs_unlock();
+		r = locate(a, &d, &m, &i);
+	}
+	if (r <= 0 || i < 0)
+		return RWC_OK;
+	if (end <= m->obj[i].hi) {
+		remember(m->obj[i].lo, m->obj[i].hi, 1);
+		return RWC_OK;
+	}
+	memset(b, 0, sizeof *b);
+	b->kind = RWC_HOLDER_GLOBAL;
+	b->lo = m->obj[i].lo;
+	b->hi = b->limit = m->obj[i].hi;
+	b->name = m->obj[i].name;
+	b->module = m->path;
+	b->into = reaches(m, i, end);
+	*bad_lo = b->hi;
+	*bad_hi = end;
+	return RWC_GLOBAL_OVERFLOW;
+}
+
+#else /* no _dl_find_object: no verdict */
+
+int rwc_glob_good(uintptr_t a, size_t n)
+{
+	(void)a, (void)n;
+	return 1;
+}
+
+enum rwc_problem rwc_glob_check(uintptr_t a, size_t n, struct rwc_bounds *b, uintptr_t *bad_lo,
+				uintptr_t *bad_hi)
+{
+	(void)a, (void)n, (void)b, (void)bad_lo, (void)bad_hi;
+	return RWC_OK;
+}
+
+#endif

@@ -1,0 +1,45 @@
+/* dwlib.h: libdw (with its libelf), dlopen()ed once on first need and
+ * shared by the report frames (symbolize.c) and the stack variables
+ * (dwvars.c): one handle, one table of its functions.  Under the report
+ * lock only (libelf is not thread-safe); the load allocates (the
+ * library's own heap) and is kept out of the program's holes (keepout.h). */
+#ifndef RWC_DWLIB_H
+#define RWC_DWLIB_H
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <link.h>
+
+#define RWC_DW_FUNCS(X)                                                      \
+	X(dwfl_begin) X(dwfl_end) X(dwfl_report_begin) X(dwfl_report_end)    \
+	X(dwfl_linux_proc_report) X(dwfl_linux_proc_find_elf)                \
+	X(dwfl_build_id_find_debuginfo) X(dwfl_addrmodule) X(dwfl_module_info) \
+	X(dwfl_module_addrinfo) X(dwfl_module_getsrc) X(dwfl_lineinfo)       \
+	X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_getscopes_die)      \
+	X(dwarf_tag) X(dwarf_attr) X(dwarf_formudata) X(dwarf_getsrcfiles)   \
+	X(dwarf_filesrc) X(dwarf_diename) X(dwarf_decl_file)                 \
+	X(elf_version) X(elf_begin) X(elf_end) X(elf_cntl) X(dwarf_end)                   \
+	X(dwarf_begin_elf) X(dwarf_addrdie) X(dwarf_nextcu) X(dwarf_offdie)  \
+	X(dwarf_haspc) X(dwarf_child) X(dwarf_siblingof)                     \
+	X(dwarf_attr_integrate) X(dwarf_getlocation_addr) X(dwarf_formref_die) \
+	X(dwarf_aggregate_size) X(dwarf_formstring) X(dwarf_decl_line)       \
+	X(dwarf_hasattr_integrate)
+
+struct rwc_dwlib {
+#define X(f) __typeof__(&f) f;
+	RWC_DW_FUNCS(X)
+#undef X
+};
+
+/* The table, loading libdw at the first call; NULL when it cannot be
+ * loaded (then never again). */
+const struct rwc_dwlib *rwc_dwlib(void);
+
+/* Whether the ELF file open at FD is the module loaded with the program
+ * headers PH[0..PHNUM) and has a .debug_info section (its headers read
+ * with pread, libdw not needed). */
+int rwc_dw_has_debug_info(int fd, const ElfW(Phdr) *ph, int phnum);
+
+#endif

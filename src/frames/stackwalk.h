@@ -1,0 +1,33 @@
+/* stackwalk.h: the stack check's walk up the caller's frames, without
+ * libunwind: each frame's CFA and save slots from its module's .eh_frame
+ * (glibc's lock-free _dl_find_object finds the module, cfi.h reads it).
+ * No lock, no allocation, no system call, nothing loaded:
+ * async-signal-safe, usable in a vfork child. */
+#ifndef RWC_STACKWALK_H
+#define RWC_STACKWALK_H
+
+#include <stdint.h>
+
+#include "base/checks.h"
+
+#define RWC_STACK_CHAIN 4
+
+/* What the walk up the stack found about an address. */
+struct rwc_stack_walk {
+	struct rwc_bounds b; /* the frame holding it (kind RWC_HOLDER_FRAME) */
+	uintptr_t top;       /* the outermost frame's sp, when the walk got there; or 0 */
+	int nchain;          /* return-address slots of the frames below b, or -1 */
+	uintptr_t slot[RWC_STACK_CHAIN], val[RWC_STACK_CHAIN];
+};
+
+/* Walks the frames from the one whose sp is SP0 (the caller of the
+ * interposed function; PC its return address into it) up to the frame
+ * holding A: 1 found (W->b: lo its sp, hi its CFA, limit its first save
+ * slot at or above A, pc, index), 0 in no frame, -1 unknown (a frame
+ * without unwind information, a signal frame, a rule not interpreted,
+ * a slot the map view does not vouch for).  With TO_TOP the walk goes on
+ * to the outermost frame, whose sp it leaves in W->top (0 if it did not
+ * get there). */
+int rwc_frames_walk(uintptr_t a, uintptr_t sp0, uintptr_t pc, int to_top, struct rwc_stack_walk *w);
+
+#endif

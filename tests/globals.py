@@ -1,0 +1,146 @@
+"""Issue 14 item 3: globals by symbol (RWCHECK_CHECKS global, on by default).
+
+Every case of tests/victim_global.c in five builds (-O0 -g, -O2 -g, -O2
+-D_FORTIFY_SOURCE=2, -no-pie, and exported with -rdynamic then stripped of
+.symtab, so that only .dynsym names the objects): the bad mode gives
+exactly one global-overflow report naming the object, its size, its
+module and the caller's line; the good twin gives none and the same
+result as without the library.  A row of a 2-D array read past the row
+but inside the array, a size-0 object, a TLS variable: never a report.
+A read from a signal handler before the program's objects are loaded:
+no verdict (a handler never loads), the same read after it: reported.
+The check off (RWCHECK_CHECKS=-global): no report."""
+import os
+import re
+import subprocess
+
+from rwctest import BUILD, Run, ok, skip, done, check_report
+
+T = os.path.join(BUILD, "tests")
+PROGS = [("-O0", os.path.join(T, "victim_global")),
+         ("-O2", os.path.join(T, "victim_global_o2")),
+         ("fortify", os.path.join(T, "victim_global_fortify")),
+         ("no-pie", os.path.join(T, "victim_global_nopie")),
+         ("stripped", os.path.join(T, "victim_global_stripped"))]
+LIBENV = {"RWC_GLOBLIB": os.path.join(T, ".libs", "libglob.so")}
+
+# case: call, first and last bad byte, object name and size
+BAD = {
+    "bss": ("read", 32, 127, "hdr", 32),
+    "data": ("read", 24, 99, "table", 24),
+    "rows": ("read", 32, 63, "grid", 64),
+    "rodata": ("write", 16, 63, "banner", 16),
+    "readv": ("readv", 16, 47, "vec_b", 16),
+    "warm": ("read", 32, 127, "hdr", 32),
+    "lib": ("read", 40, 79, "globlib_buf", 40),
+    "handler": ("read", 32, 127, "hdr", 32),  # the handler's call: no verdict
+    "overlap": ("read", 48, 63, "victim_ov", 48),  # two symbols, one object
+}
+# Calls the fortified build makes through __read_chk (the compiler knows
+# the object): glibc aborts after the report, with or without rwcheck.
+FORTIFIED = {"bss", "data", "warm", "tls", "handler"}
+
+
+def run(prog, case, mode, **kw):
+    kw["env"] = dict(LIBENV, **(kw.get("env") or {}))
+    return Run([prog, case, mode], **kw)
+
+
+def object_of(r):
+    m = re.search(r"^object (\S+) (\d+) (0x[0-9a-f]+)$", r.stdout, re.M)
+    return (m.group(1), int(m.group(2)), int(m.group(3), 16)) if m else (None, None, None)
+
+
+def same_as_without(prog, tag, case, mode, r):
+    base = run(prog, case, mode, preload=False)
+    ok(r.results == base.results and r.status == base.status,
+       "%s %s %s: same result as without rwcheck (%s, status %s)" % (tag, case, mode, r.results, r.status),
+       base.describe())
+
+
+def clean(prog, tag, case, mode="good", env=None):
+    r = run(prog, case, mode, env=env)
+    ok(not r.reports and r.log == "", "%s %s %s: no report" % (tag, case, mode), r.describe())
+    same_as_without(prog, tag, case, mode, r)
+
+
+def bad(prog, tag, case):
+    call, first, last, name, size = BAD[case]
+    if tag == "fortify" and case in FORTIFIED:
+        call = "__read_chk"
+    r = run(prog, case, "bad")
+    what = "%s %s bad" % (tag, case)
+    check_report(r, what, call, "global-overflow", first=first, last=last,
+                 iov_index=1 if case == "readv" else None)
+    if r.reports:
+        rep = r.reports[0]
+        reg = rep.get("region", {})
+        oname, osize, oaddr = object_of(r)
+        start = oaddr  # the object (the whole array for rows), not the buffer
+        module = LIBENV["RWC_GLOBLIB"] if case == "lib" else prog
+        ok(reg.get("kind") == "global" and reg.get("name") == name and reg.get("size") == size and
+           int(reg.get("start", "0"), 16) == start and int(reg.get("end", "0"), 16) == start + size,
+           "%s: region global `%s`, %d bytes at %s" % (what, name, size, hex(start or 0)), reg)
+        ok(os.path.realpath(reg.get("module", "")) == os.path.realpath(module),
+           "%s: module %s" % (what, os.path.basename(module)), reg)
+        text = "run past the global `%s` (%d bytes) in %s" % (name, size, reg.get("module"))
+        ok(text in rep.get("text", "") and "[global-overflow]" in rep.get("text", ""),
+           "%s: the text report names the object" % what, rep.get("text"))
+    same_as_without(prog, tag, case, "bad", r)
+
+
+for tag, prog in PROGS:
+    for case in BAD:
+        if not (tag == "fortify" and case == "handler"):  # glibc aborts in the handler
+            bad(prog, tag, case)
+        clean(prog, tag, case)
+    clean(prog, tag, "rows")  # a row past its end, inside the array
+    for case in ("zero", "tls"):
+        clean(prog, tag, case, "good")
+        if not (tag == "fortify" and case == "tls"):
+            clean(prog, tag, case, "bad")
+    clean(prog, tag, "bss", "bad", env={"RWCHECK_CHECKS": "-global"})
+
+    # Four threads, each a bad read into its own object at once.
+    r = run(prog, "threads", "bad", env={"RWCHECK_DEDUP": "0"})
+    names = sorted(rep.get("region", {}).get("name") or "" for rep in r.reports)
+    ok(r.status == 0 and names == ["t_obj0", "t_obj1", "t_obj2", "t_obj3"] and
+       all(rep.get("call") == "pread" and rep.get("problem") == "global-overflow" and
+           rep.get("bad", {}).get("first") == 24 for rep in r.reports),
+       "%s threads bad: one report per thread, each naming its object" % tag, r.describe())
+    clean(prog, tag, "threads")
+
+# The fortified TLS read aborts in glibc: still no report of ours.
+r = run(PROGS[2][1], "tls", "bad")
+ok(not r.reports, "fortify tls bad: no report (glibc's own check aborts)", r.describe())
+
+# What the overrun reaches: the first object of the module (nm) that
+# starts inside the bad bytes, if any.
+def objects(prog):
+    try:
+        out = subprocess.run(["nm", "-S", "--defined-only", prog], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, universal_newlines=True).stdout
+    except OSError:
+        return None
+    return [(int(a, 16), int(z, 16), n) for a, z, t, n in re.findall(r"^(\S+) (\S+) ([bBdDrR]) (\S+)$", out, re.M)]
+
+
+for tag, prog in PROGS[:2]:
+    syms = objects(prog)
+    if syms is None:
+        skip("%s into" % tag, "no nm")
+        continue
+    for case in ("bss", "data", "rows", "readv"):
+        r = run(prog, case, "bad")
+        reg = r.reports[0].get("region", {}) if r.reports else {}
+        bad = r.reports[0].get("bad", {}) if r.reports else {}
+        end, stop = int(reg.get("end", "0"), 16), int(bad.get("end", "0"), 16)
+        base = int(reg.get("start", "0"), 16) - next((a for a, z, n in syms if n == reg.get("name")), 0)
+        hit = sorted((a, n) for a, z, n in syms if end <= a + base < stop)
+        ok(reg.get("into") == (hit[0][1] if hit else None),
+           "%s %s bad: into %s" % (tag, case, hit[0][1] if hit else "nothing"), (reg, hit))
+
+# The stripped build has no .symtab: its objects came from .dynsym.
+with open(PROGS[4][1], "rb") as f:
+    ok(b".symtab" not in f.read(), "stripped: no .symtab in the file")
+done()

@@ -1,0 +1,134 @@
+"""Issue 14 item 2: stack buffers judged by the variable that holds them,
+from DWARF (RWCHECK_CHECKS=+stack).
+
+Every case of tests/victim_stackvar.c, built -O0 -g, -O2 -g and -O2 -g
+-D_FORTIFY_SOURCE=2: the bad mode gives exactly one stack-overflow report
+naming the variable (name, C type, size, declaration line, frame, function,
+what the overrun reaches), the good twin none and the same result as
+without the library.  Buffers no variable holds (alloca, a VLA) and a
+binary without DWARF are judged by the frame, as before."""
+import os
+import re
+
+from rwctest import BUILD, SRC, Run, ok, done, check_report
+
+STACK = {"RWCHECK_CHECKS": "+stack"}
+PROGS = [("-O0 -g", "victim_stackvar"), ("-O2 -g", "victim_stackvar_o2"),
+         ("-O2 -g fortified", "victim_stackvar_fortify")]
+NODW = os.path.join(BUILD, "tests", "victim_stackvar_nodw")
+SOURCE = open(os.path.join(SRC, "tests", "victim_stackvar.c")).read().splitlines()
+
+
+def decl_line(text):
+    """The line of the declaration TEXT in the victim's source."""
+    return [i + 1 for i, l in enumerate(SOURCE) if l.strip() == text][0]
+
+
+# case: variable, its C type, size, offset of buf in it, count of the bad
+# call, frame, function, its declaration, the neighbour it may run into
+CASES = {
+    "locals": ("name", "char [16]", 16, 0, 64, 0, "c_locals", "char name[16];", ("rest", "char rest[240]")),
+    "member": ("s", "struct rec", 36, 4, 64, 0, "c_member", "struct rec s;", None),
+    "param": ("b", "struct big", 48, 0, 64, 0, "by_value", "static NOINLINE ssize_t by_value(struct big b)", None),
+    "param_down": ("b", "struct big", 48, 0, 64, 1, "by_value_down",
+                   "static NOINLINE ssize_t by_value_down(struct big b)", None),
+    "callee": ("line", "char [32]", 32, 0, 80, 1, "c_callee", "char line[32];", ("other", "char other[64]")),
+    "block": ("blk", "char [24]", 24, 0, 50, 0, "c_block", "char blk[24];", None),
+    "inlined": ("ib", "char [32]", 32, 0, 100, 0, "inl_read", "char ib[32];", None),
+    "aligned": ("al", "char [32]", 32, 0, 48, 0, "c_aligned", "char al[32] __attribute__((aligned(64)));", None),
+}
+
+
+def run(prog, case, mode, env=STACK, **kw):
+    return Run([prog, case, mode], env=env, **kw)
+
+
+def clean(prog, tag, case, env=STACK):
+    base = run(prog, case, "good", preload=False)
+    r = run(prog, case, "good", env=env)
+    ok(r.status == 0 and not r.reports and r.log == "", "%s %s good: no report" % (tag, case), r.describe())
+    ok(r.results == base.results and r.results,
+       "%s %s good: same result as without rwcheck (%s)" % (tag, case, r.results), base.describe())
+
+
+def addrs(r):
+    return {m.group(1): int(m.group(2), 16) for m in re.finditer(r"^var (\S+) (0x[0-9a-f]+)$", r.stdout, re.M)}
+
+
+def variable_bad(prog, tag, case, fortified):
+    name, ctype, size, off, count, frame, func, decl, near = CASES[case]
+    r = run(prog, case, "bad")
+    base = run(prog, case, "bad", preload=False)
+    what = "%s %s bad" % (tag, case)
+    call = "__read_chk" if fortified and case not in ("callee", "param_down") else "read"
+    check_report(r, what, call, "stack-overflow", first=size - off, last=count - 1)
+    ok(r.status == base.status and r.results == base.results,
+       "%s: the call goes on as without rwcheck (status %s, %s)" % (what, base.status, base.results),
+       base.describe() + r.describe())
+    if not r.reports:
+        return
+    rep, a = r.reports[0], addrs(r)
+    reg = rep.get("region", {})
+    # what the overrun reaches: the neighbour, where the compiler put it
+    # right above the variable (the victim prints where they are)
+    into = near[0] if near and near[0] in a and a[name] + size <= a[near[0]] < a[name] + count else None
+    want = {"kind": "stack-variable", "name": name, "type": ctype, "size": size,
+            "decl_line": decl_line(decl), "frame": frame, "function": func}
+    got = {k: reg.get(k) for k in want}
+    ok(got == want and reg.get("decl_file", "").endswith("tests/victim_stackvar.c") and reg.get("into") == into
+       and int(reg.get("end", "0"), 16) - int(reg.get("start", "0"), 16) == size,
+       "%s: region names the variable %s (%s, %d bytes, line %d, frame #%d %s), into %s"
+       % (what, name, ctype, size, want["decl_line"], frame, func, into), reg)
+    if name in a:
+        ok(int(reg.get("start", "0"), 16) == a[name], "%s: the variable's address is the program's &%s" % (what, name),
+           (reg, a))
+    decl_text = ctype.replace(" [", " %s[" % name) if "[" in ctype else "%s %s" % (ctype, name)
+    words = "bytes %d..%d of buf run past `%s` (victim_stackvar.c:%d) in frame #%d %s" % (
+        size - off, count - 1, decl_text, want["decl_line"], frame, func)
+    if into:
+        words += ", into `%s`" % near[1]
+    ok(rep.get("message") == words and words in rep.get("text", ""),
+       "%s: the text says: %s" % (what, words), rep.get("text"))
+
+
+for tag, exe in PROGS:
+    prog = os.path.join(BUILD, "tests", exe)
+    fortified = "fortified" in tag
+    for case in CASES:
+        variable_bad(prog, tag, case, fortified)
+        clean(prog, tag, case)
+    # No variable holds an alloca()ed or variable-length buffer: the frame
+    # judges it, as before.
+    for case in ("alloca", "vla"):
+        clean(prog, tag, case)
+        r = run(prog, case, "bad")
+        check_report(r, "%s %s bad" % (tag, case), "__read_chk" if fortified else "read", "stack-overflow")
+        ok(r.reports and r.reports[0].get("region", {}).get("kind") == "stack-frame",
+           "%s %s bad: judged by the frame (stack-frame)" % (tag, case), r.describe())
+    # The good call site is cached (the variable's bounds): the bad call
+    # at the same site after 1000 good ones is still caught.
+    clean(prog, tag, "loop")
+    r = run(prog, "loop", "bad")
+    check_report(r, "%s loop bad" % tag, "__read_chk" if fortified else "read", "stack-overflow", first=16, last=63)
+    ok(r.reports and r.reports[0].get("region", {}).get("name") == "name",
+       "%s loop bad: after 1000 good calls at the site, the bad one names `name`" % tag, r.describe())
+
+# Without DWARF: the frame, as before: 64 bytes into name[16] stay in the
+# frame (no report), a read past the frame is reported as stack-frame.
+for case in list(CASES) + ["alloca", "vla", "loop"]:
+    clean(NODW, "-O2 no DWARF", case)
+for case in ("locals", "param", "param_down", "callee"):
+    r = run(NODW, case, "bad")
+    ok(r.status == 0 and not r.reports, "-O2 no DWARF %s bad: inside the frame, no verdict by variable" % case,
+       r.describe())
+r = run(NODW, "member", "bad")
+rep = r.reports[0] if len(r.reports) == 1 else {}
+ok(rep.get("call") == "read" and rep.get("problem") == "stack-overflow" and
+   rep.get("region", {}).get("kind") == "stack-frame" and (rep.get("frames") or [{}])[0].get("function") == "c_member",
+   "-O2 no DWARF member bad: one report, judged by the frame (stack-frame) of c_member", r.describe())
+
+# Without the stack check, no DWARF is read and nothing is said.
+prog = os.path.join(BUILD, "tests", PROGS[1][1])
+r = run(prog, "locals", "bad", env={})
+ok(r.status == 0 and not r.reports and r.log == "", "default checks: no stack verdict", r.describe())
+done()

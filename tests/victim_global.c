@@ -1,0 +1,251 @@
+/* victim_global.c: calls whose buffer lies in a global or static object,
+ * good or bad, for tests/globals.py.  Same protocol as victim_bounds.c:
+ *
+ *   victim_global CASE good|bad
+ *
+ * prints "site FUNCTION LINE" for the call under test, "object NAME SIZE
+ * ADDR" for the object it uses, and "result RET ERRNO".  Built -O0 -g,
+ * -O2 -g, -O2 -D_FORTIFY_SOURCE=2, -no-pie, and exported (-rdynamic,
+ * VICTIM_EXPORT: the objects are not static) then stripped of .symtab.
+ * The counts come from a volatile, so that the compiler does not refuse
+ * or rewrite the bad calls; the file read is 10 bytes long, so every call
+ * succeeds. */
+#define _GNU_SOURCE
+#ifdef VICTIM_O0
+#pragma GCC optimize("O0") /* the build's CFLAGS (-O2) come after ours */
+#endif
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#ifdef VICTIM_EXPORT
+#define STATIC /* in .dynsym with -rdynamic */
+#else
+#define STATIC static
+#endif
+
+#define SITE() printf("site %s %d\n", __func__, __LINE__)
+#define NOINLINE __attribute__((noinline))
+#define CASE(n) STATIC NOINLINE void c_##n(void); /* named in .dynsym too */ \
+	STATIC NOINLINE void c_##n(void)
+
+static int bad;
+static int file_fd; /* a 10-byte file */
+static int null_fd; /* /dev/null */
+static ssize_t ret;
+static volatile size_t k_hdr = 32, k_table = 24, k_grid = 40, k_banner = 16, k_lib = 40, k_iov = 16;
+
+STATIC char hdr[32];                                          /* .bss */
+STATIC char table[24] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}; /* .data */
+STATIC char grid[4][16];                                      /* rows */
+STATIC const char banner[16] = "global banner!\n";            /* .rodata */
+STATIC char vec_a[16], vec_b[16];
+static __thread char tls_buf[16];
+
+/* An object of size 0 (as `extern char x[]` gives) before 64 bytes no
+ * symbol covers. */
+__asm__(".data\n"
+	".globl victim_zero\n"
+	".type victim_zero, @object\n"
+	".size victim_zero, 0\n"
+	"victim_zero:\n"
+	".zero 64\n"
+	".text\n");
+extern char victim_zero[];
+
+/* Two symbols that overlap: victim_ov (32 bytes) and victim_ov_tail (32
+ * bytes from its byte 16): judged as one object of 48 bytes, never
+ * smaller than a symbol covering the buffer says. */
+__asm__(".data\n"
+	".p2align 4\n"
+	".globl victim_ov\n"
+	".type victim_ov, @object\n"
+	".size victim_ov, 32\n"
+	"victim_ov:\n"
+	".zero 16\n"
+	".globl victim_ov_tail\n"
+	".type victim_ov_tail, @object\n"
+	".size victim_ov_tail, 32\n"
+	"victim_ov_tail:\n"
+	".zero 32\n"
+	".text\n");
+extern char victim_ov[];
+
+static void object(const char *name, const void *p, size_t size)
+{
+	printf("object %s %zu %p\n", name, size, p);
+}
+
+CASE(bss)
+{
+	object("hdr", hdr, sizeof hdr);
+	SITE(); ret = read(file_fd, hdr, bad ? 128 : k_hdr);
+}
+
+CASE(data)
+{
+	object("table", table, sizeof table);
+	SITE(); ret = read(file_fd, table, bad ? 100 : k_table);
+}
+
+/* A row read past its end stays inside the array: never a report.  The
+ * bad mode reads past the whole array. */
+CASE(rows)
+{
+	object("grid", grid, sizeof grid);
+	SITE(); ret = read(file_fd, grid[bad ? 2 : 1], bad ? 64 : k_grid);
+}
+
+/* write-like: the bytes past the object are read. */
+CASE(rodata)
+{
+	object("banner", banner, sizeof banner);
+	SITE(); ret = write(null_fd, banner, bad ? 64 : k_banner);
+}
+
+CASE(readv)
+{
+	struct iovec v[2] = {{vec_a, 8}, {vec_b, bad ? 48 : k_iov}};
+
+	object("vec_b", vec_b, sizeof vec_b);
+	SITE(); ret = readv(file_fd, v, 2);
+}
+
+/* The same call site good a few times (the per-thread cache learns the
+ * object), then with the mode's count. */
+static NOINLINE ssize_t warm_read(size_t n)
+{
+	return read(file_fd, hdr, n);
+}
+
+CASE(warm)
+{
+	for (int i = 0; i < 4; i++)
+		if (warm_read(k_hdr) < 0 || lseek(file_fd, 0, SEEK_SET) != 0)
+			exit(98);
+	object("hdr", hdr, sizeof hdr);
+	SITE(); ret = read(file_fd, hdr, bad ? 128 : k_hdr);
+}
+
+/* A global of a shared library (tests/globlib.c), opened with dlopen. */
+CASE(lib)
+{
+	const char *path = getenv("RWC_GLOBLIB");
+	void *h = path ? dlopen(path, RTLD_NOW) : NULL;
+	char *(*get)(void) = h ? (char *(*)(void))dlsym(h, "globlib_buffer") : NULL;
+	char *p;
+
+	if (!get)
+		exit(97);
+	p = get();
+	object("globlib_buf", p, 40);
+	SITE(); ret = read(file_fd, p, bad ? 80 : k_lib);
+}
+
+/* Never a report: a size-0 object, a TLS variable. */
+CASE(zero)
+{
+	SITE(); ret = read(file_fd, victim_zero, bad ? 64 : 8);
+}
+
+CASE(tls)
+{
+	SITE(); ret = read(file_fd, tls_buf, bad ? 64 : 16);
+}
+
+CASE(overlap)
+{
+	object("victim_ov", victim_ov, 48);
+	SITE(); ret = read(file_fd, victim_ov, bad ? 64 : 48);
+}
+
+/* Four threads, each a read into its own object at once, before anything
+ * loaded the program's objects: one of them loads, the others wait or
+ * find them loaded; every bad read is reported. */
+STATIC char t_obj0[24], t_obj1[24], t_obj2[24], t_obj3[24];
+static pthread_barrier_t t_bar;
+
+static void *t_read(void *p)
+{
+	pthread_barrier_wait(&t_bar);
+	if (pread(file_fd, p, bad ? 64 : 24, 0) != 10)
+		_exit(95);
+	return NULL;
+}
+
+CASE(threads)
+{
+	char *objs[4] = {t_obj0, t_obj1, t_obj2, t_obj3};
+	pthread_t t[4];
+
+	pthread_barrier_init(&t_bar, NULL, 4);
+	for (int i = 0; i < 4; i++)
+		if (pthread_create(&t[i], NULL, t_read, objs[i]) != 0)
+			exit(94);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	ret = 10;
+}
+
+/* A read into hdr from a signal handler, before anything loaded the
+ * program's objects (a handler may not load: no verdict), then the same
+ * from the case itself. */
+static void on_usr1(int sig)
+{
+	(void)sig;
+	if (read(file_fd, hdr, bad ? 128 : k_hdr) < 0 || lseek(file_fd, 0, SEEK_SET) != 0)
+		_exit(96);
+}
+
+CASE(handler)
+{
+	signal(SIGUSR1, on_usr1);
+	raise(SIGUSR1);
+	object("hdr", hdr, sizeof hdr);
+	SITE(); ret = read(file_fd, hdr, bad ? 128 : k_hdr);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} cases[] = {
+#define E(n) {#n, c_##n}
+	E(bss), E(data), E(rows), E(rodata), E(readv), E(warm), E(lib), E(zero), E(tls), E(handler), E(overlap), E(threads),
+#undef E
+};
+
+int main(int argc, char **argv)
+{
+	char path[] = "/tmp/rwc-global-XXXXXX";
+	char ten[11] = "0123456789"; /* not in the program's image: nothing loaded before the case */
+
+	if (argc != 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
+		fprintf(stderr, "usage: victim_global CASE good|bad\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IONBF, 0);
+	bad = strcmp(argv[2], "bad") == 0;
+	file_fd = mkstemp(path);
+	null_fd = open("/dev/null", O_WRONLY);
+	if (file_fd < 0 || null_fd < 0 || write(file_fd, ten, 10) != 10)
+		return 99;
+	unlink(path);
+	lseek(file_fd, 0, SEEK_SET);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		if (strcmp(cases[i].name, argv[1]) == 0) {
+			errno = 0;
+			cases[i].fn();
+			printf("result %zd %d\n", ret, ret < 0 ? errno : 0);
+			return 0;
+		}
+	}
+	fprintf(stderr, "victim_global: no case %s\n", argv[1]);
+	return 2;
+}

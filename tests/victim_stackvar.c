@@ -1,0 +1,233 @@
+/* victim_stackvar.c: reads into stack variables, good or bad, for
+ * tests/stackvars.py (the stack check by variable, from DWARF).  Same
+ * protocol as victim_bounds.c:
+ *
+ *   victim_stackvar CASE good|bad
+ *
+ * prints "site FUNCTION LINE" for the call under test, "var NAME ADDR" for
+ * the variables around the buffer, and "result RET ERRNO".  Built -O0 -g,
+ * -O2 -g, -O2 -g -D_FORTIFY_SOURCE=2 and -O2 without DWARF; the functions
+ * that own the variables are noinline (but inl_read, inlined on purpose). */
+#define _GNU_SOURCE
+#ifdef VICTIM_O0
+#pragma GCC optimize("O0") /* the build's CFLAGS (-O2) come after ours */
+#endif
+#include <alloca.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SITE() printf("site %s %d\n", __func__, __LINE__)
+#define VAR(v) printf("var %s %p\n", #v, (void *)&(v))
+#define KEEP(p) __asm__ volatile("" : : "r"(p) : "memory") /* in memory, used */
+#define NOINLINE __attribute__((noinline))
+
+static int bad;
+static int file_fd; /* a 10-byte file: every read is short */
+static ssize_t ret;
+
+/* Neighbouring locals: 64 bytes read into the 16 of name reach rest. */
+static NOINLINE void c_locals(void)
+{
+	char name[16];
+	char rest[240];
+
+	VAR(name), VAR(rest);
+	SITE(); ret = read(file_fd, name, bad ? 64 : 16);
+	KEEP(name);
+	KEEP(rest);
+}
+
+/* A struct member read up to the end of the struct (fine) or past it. */
+struct rec {
+	int len;
+	char data[20];
+	char tail[12];
+};
+
+static NOINLINE void c_member(void)
+{
+	struct rec s;
+
+	VAR(s);
+	SITE(); ret = read(file_fd, s.data, bad ? 64 : sizeof s - offsetof(struct rec, data));
+	KEEP(&s);
+}
+
+/* A parameter: a struct passed by value (in memory: the caller's
+ * outgoing arguments at -O2), an array in it read into. */
+struct big {
+	char data[40];
+	long x;
+};
+
+static NOINLINE ssize_t by_value(struct big b)
+{
+	ssize_t r;
+
+	VAR(b);
+	SITE(); r = read(file_fd, b.data, bad ? 64 : sizeof b);
+	KEEP(&b);
+	return r;
+}
+
+static NOINLINE void c_param(void)
+{
+	struct big b;
+
+	memset(&b, 0, sizeof b);
+	ret = by_value(b);
+}
+
+/* A parameter passed in memory, read into by a callee (frame #1). */
+static NOINLINE ssize_t reader(char *p, size_t n);
+
+static NOINLINE ssize_t by_value_down(struct big b)
+{
+	ssize_t r;
+
+	VAR(b);
+	r = reader(b.data, bad ? 64 : sizeof b);
+	KEEP(&b);
+	return r;
+}
+
+static NOINLINE void c_param_down(void)
+{
+	struct big b;
+
+	memset(&b, 0, sizeof b);
+	ret = by_value_down(b);
+}
+
+/* The buffer is the caller's variable (frame #1); the callee reads. */
+static NOINLINE ssize_t reader(char *p, size_t n)
+{
+	ssize_t r;
+
+	SITE(); r = read(file_fd, p, n);
+	KEEP(p); /* no tail call: this frame stays */
+	return r;
+}
+
+static NOINLINE void c_callee(void)
+{
+	char line[32];
+	char other[64];
+
+	VAR(line), VAR(other);
+	ret = reader(line, bad ? 80 : sizeof line);
+	KEEP(line);
+	KEEP(other);
+}
+
+/* A variable of a lexical block. */
+static NOINLINE void c_block(void)
+{
+	ret = -2;
+	if (file_fd >= 0) {
+		char blk[24];
+
+		VAR(blk);
+		SITE(); ret = read(file_fd, blk, bad ? 50 : 24);
+		KEEP(blk);
+	}
+}
+
+/* A local of an inlined function. */
+static inline __attribute__((always_inline)) void inl_read(void)
+{
+	char ib[32];
+
+	VAR(ib);
+	SITE(); ret = read(file_fd, ib, bad ? 100 : 32);
+	KEEP(ib);
+}
+
+static NOINLINE void c_inlined(void) { inl_read(); }
+
+/* Over-aligned: at -O2 located from the sp (DW_OP_breg7), not the cfa. */
+static NOINLINE void c_aligned(void)
+{
+	char al[32] __attribute__((aligned(64)));
+
+	SITE(); ret = read(file_fd, al, bad ? 48 : 32);
+	KEEP(al);
+}
+
+/* No variable holds these bytes: judged by the frame. */
+static NOINLINE ssize_t with_alloca(size_t n)
+{
+	char *p = alloca(n);
+	ssize_t r;
+
+	SITE(); r = read(file_fd, p, bad ? n + 512 : n);
+	KEEP(p);
+	return r;
+}
+
+static NOINLINE void c_alloca(void) { ret = with_alloca(300); }
+
+static NOINLINE ssize_t with_vla(size_t n)
+{
+	char v[n];
+	ssize_t r;
+
+	SITE(); r = read(file_fd, v, bad ? n + 512 : n);
+	KEEP(v);
+	return r;
+}
+
+static NOINLINE void c_vla(void) { ret = with_vla(300); }
+
+/* The same call site, good many times (the frame cache), then bad. */
+static NOINLINE void c_loop(void)
+{
+	int b = bad;
+
+	bad = 0;
+	for (int i = 0; i < 1000; i++)
+		c_locals();
+	bad = b;
+	c_locals();
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} cases[] = {
+#define E(n) {#n, c_##n}
+	E(locals), E(member), E(param), E(param_down), E(callee), E(block), E(inlined), E(aligned), E(alloca), E(vla), E(loop),
+#undef E
+};
+
+int main(int argc, char **argv)
+{
+	char path[] = "/tmp/rwc-stackvar-XXXXXX";
+
+	if (argc != 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
+		fprintf(stderr, "usage: victim_stackvar CASE good|bad\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IONBF, 0);
+	bad = strcmp(argv[2], "bad") == 0;
+	file_fd = mkstemp(path);
+	if (file_fd < 0 || write(file_fd, "0123456789", 10) != 10)
+		return 99;
+	unlink(path);
+	lseek(file_fd, 0, SEEK_SET);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		if (strcmp(cases[i].name, argv[1]) == 0) {
+			errno = 0;
+			cases[i].fn();
+			printf("result %zd %d\n", ret, ret < 0 ? errno : 0);
+			return 0;
+		}
+	}
+	fprintf(stderr, "victim_stackvar: no case %s\n", argv[1]);
+	return 2;
+}
