@@ -41,3 +41,8 @@ void *rwc_own_mmap(size_t len)
 
 	return p == MAP_FAILED ? NULL : p;
 }
+
+void rwc_own_munmap(void *p, size_t len)
+{
+	munmap(p, len);
+}

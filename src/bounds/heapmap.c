@@ -3,32 +3,16 @@
 
 #include "bounds/heapmap.h"
 
-#include <errno.h>
-#include <sys/mman.h>
-
-#include "mapview/mapnews.h"
-#include "base/real.h"
+#include "base/common.h"
+#include "mapview/ownmap.h"
 
 #define LEAF_SHIFT RWC_HM_LEAF_SHIFT
 #define NLEAVES RWC_HM_LEAVES
 #define GRAINS RWC_HM_GRAINS
 #define WORDS RWC_HM_WORDS
-#define leaf rwc_hm_leaf
 
 struct rwc_hm_leaf *rwc_hm_top[NLEAVES];
-#define top rwc_hm_top
 int rwc_hm_origins;
-
-static void *map_mem(size_t n)
-{
-	int e = errno;
-	void *p = REAL(mmap)(NULL, n, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-	rwc_watch_mmap(p, n, PROT_READ | PROT_WRITE, MAP_PRIVATE);
-	errno = e;
-	return p == MAP_FAILED ? NULL : p;
-}
 
 /* *SLOT, or N bytes mapped, given FIRST as their first word and published
  * there; when another thread published first, ours goes back.  NULL
@@ -39,29 +23,28 @@ static void *map_once(void **slot, size_t n, uintptr_t first)
 
 	if (cur)
 		return cur;
-	m = map_mem(n);
+	m = rwc_own_mmap(n);
 	if (!m)
 		return NULL;
 	*(uintptr_t *)m = first;
 	if (__atomic_compare_exchange_n(slot, &cur, m, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return m;
-	REAL(munmap)(m, n);
-	rwc_watch_munmap(m, n, 0);
+	rwc_own_munmap(m, n);
 	return cur;
 }
 
-static struct leaf *leaf_of(uintptr_t a, int make)
+static struct rwc_hm_leaf *leaf_of(uintptr_t a, int make)
 {
 	size_t i = a >> LEAF_SHIFT;
-	struct leaf *l;
+	struct rwc_hm_leaf *l;
 
 	if (RWC_UNLIKELY(i >= NLEAVES))
 		return NULL;
-	l = __atomic_load_n(&top[i], __ATOMIC_ACQUIRE);
+	l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE);
 	if (RWC_LIKELY(l) || !make)
 		return l;
 	/* first word: lowest, no block yet */
-	return map_once((void **)&top[i], sizeof *l, UINTPTR_MAX);
+	return map_once((void **)&rwc_hm_top[i], sizeof *l, UINTPTR_MAX);
 }
 
 static inline size_t grain(uintptr_t a)
@@ -82,7 +65,7 @@ static inline void set_bit(uint64_t *bits, uint64_t *sum, size_t g)
 
 /* Lowers the leaf's lowest start to P (before the bit is set: a search
  * never skips a block it could find). */
-static inline void note_lowest(struct leaf *l, uintptr_t p)
+static inline void note_lowest(struct rwc_hm_leaf *l, uintptr_t p)
 {
 	uintptr_t lo = __atomic_load_n(&l->lowest, __ATOMIC_RELAXED);
 
@@ -94,13 +77,13 @@ static inline void note_lowest(struct leaf *l, uintptr_t p)
 /* The slack byte of the grain at A, in its leaf (made when MAKE). */
 static uint8_t *slack_at(uintptr_t a, int make)
 {
-	struct leaf *l = leaf_of(a, make);
+	struct rwc_hm_leaf *l = leaf_of(a, make);
 
 	return l ? &l->slack[grain(a)] : NULL;
 }
 
 /* The slack of the block at P (in leaf L): in its byte, or escaped. */
-static void record_request(struct leaf *l, uintptr_t p, size_t req, size_t usable)
+static void record_request(struct rwc_hm_leaf *l, uintptr_t p, size_t req, size_t usable)
 {
 	size_t slack = req < usable ? usable - req : 0;
 
@@ -123,7 +106,7 @@ static void record_request(struct leaf *l, uintptr_t p, size_t req, size_t usabl
 
 void rwc_hm_live_req(uintptr_t p, uintptr_t origin, size_t req, size_t usable)
 {
-	struct leaf *l;
+	struct rwc_hm_leaf *l;
 	size_t g;
 
 	if (!p || (p & (RWC_HM_GRAIN - 1)))
@@ -146,7 +129,7 @@ void rwc_hm_live_req(uintptr_t p, uintptr_t origin, size_t req, size_t usable)
 
 void rwc_hm_freed(uintptr_t p, int mark)
 {
-	struct leaf *l;
+	struct rwc_hm_leaf *l;
 	size_t g;
 
 	if (!p || (p & (RWC_HM_GRAIN - 1)))
@@ -200,7 +183,7 @@ uintptr_t rwc_hm_prev(uintptr_t a, int freed, uintptr_t floor)
 	if (floor > lowest)
 		lowest = floor;
 	for (int hop = 0; hop < 2; hop++) {
-		const struct leaf *l = leaf_of(a, 0);
+		const struct rwc_hm_leaf *l = leaf_of(a, 0);
 		uintptr_t base = a & ~((1ul << LEAF_SHIFT) - 1);
 		size_t low = lowest > base ? grain(lowest) : 0, b;
 
@@ -219,7 +202,7 @@ uintptr_t rwc_hm_prev(uintptr_t a, int freed, uintptr_t floor)
 
 void rwc_hm_widen(uintptr_t p)
 {
-	struct leaf *l;
+	struct rwc_hm_leaf *l;
 	size_t g;
 
 	if (!p || (p & (RWC_HM_GRAIN - 1)) || !(l = leaf_of(p, 0)))
@@ -253,7 +236,7 @@ size_t rwc_hm_requested(uintptr_t p, size_t usable)
 
 uintptr_t rwc_hm_origin(uintptr_t p)
 {
-	const struct leaf *l = leaf_of(p, 0);
+	const struct rwc_hm_leaf *l = leaf_of(p, 0);
 	const uintptr_t *o = l ? __atomic_load_n(&l->origin, __ATOMIC_ACQUIRE) : NULL;
 
 	return o ? __atomic_load_n(&o[grain(p)], __ATOMIC_RELAXED) : 0;

@@ -9,13 +9,11 @@
 
 #include "mapview/ownheap.h"
 
-#include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "mapview/mapnews.h"
 #include "mapview/ownmap.h"
 #include "base/once.h"
 #include "base/real.h"
@@ -99,18 +97,15 @@ static void *map_region(size_t len)
 
 static void unmap_region(uintptr_t lo)
 {
-	int e = errno;
-
 	for (int i = 0; i < REGIONS; i++)
 		if (H.regions[i].lo == lo && H.regions[i].hi) {
 			size_t len = H.regions[i].hi - lo;
 
 			__atomic_store_n(&H.regions[i].hi, 0, __ATOMIC_RELEASE);
 			H.regions[i].lo = 0;
-			rwc_watch_munmap((void *)lo, len, REAL(munmap)((void *)lo, len) != 0);
+			rwc_own_munmap((void *)lo, len);
 			break;
 		}
-	errno = e;
 }
 
 int rwc_ownheap_has_slow(const void *p)

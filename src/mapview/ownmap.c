@@ -18,3 +18,11 @@ void *rwc_own_mmap(size_t len)
 	errno = e;
 	return p == MAP_FAILED ? NULL : p;
 }
+
+void rwc_own_munmap(void *p, size_t len)
+{
+	int e = errno;
+
+	rwc_watch_munmap(p, len, REAL(munmap)(p, len) != 0);
+	errno = e;
+}

@@ -11,4 +11,7 @@
  * refuses.  Leaves errno alone. */
 void *rwc_own_mmap(size_t len);
 
+/* Gives back LEN bytes at P from rwc_own_mmap, and tells the view. */
+void rwc_own_munmap(void *p, size_t len);
+
 #endif
