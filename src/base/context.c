@@ -57,3 +57,13 @@ void rwc_libs_unlock(void)
 	rwc_lock_drop(&rwc_perproc->report);
 }
 
+int rwc_load_lock(void)
+{
+	return rwc_ownmem_get() > 0 && !rwc_in_vfork_child() && !rwc_maybe_in_handler() && rwc_libs_lock();
+}
+
+void rwc_load_unlock(void)
+{
+	rwc_libs_unlock();
+}
+

@@ -18,5 +18,13 @@ int rwc_maybe_in_handler(void);
 int rwc_libs_lock(void);
 void rwc_libs_unlock(void);
 
+/* The same lock, for loading or running a library (libdw, libelf) on a
+ * thread that may: not a signal handler (its stack may be a small
+ * alternate one, and the loader's lock may be held under it), not a
+ * vfork child (it shares the parent's memory), and with the library's
+ * own memory at hand.  1 when taken: then rwc_load_unlock. */
+int rwc_load_lock(void);
+void rwc_load_unlock(void);
+
 
 #endif

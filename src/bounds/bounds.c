@@ -196,9 +196,9 @@ static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc
 	if (r != 1)
 		return RWC_OK; /* in no frame, or no verdict */
 	*b = w.b;
-	if (rwc_libs_lock()) { /* not in a signal handler or a vfork child: libdw */
+	if (rwc_load_lock()) { /* not in a signal handler or a vfork child: libdw */
 		variable(p, n, pc, &w, b);
-		rwc_libs_unlock();
+		rwc_load_unlock();
 	}
 	pr = in_frame(p, n, b, blo, bhi);
 	if (pr == RWC_OK && w.nchain >= 0)
@@ -253,19 +253,36 @@ static const char *module_of(uintptr_t p)
 	return NULL;
 }
 
+/* ---- x86 and x86-64 only (TLS variant II): the static TLS block lies
+ * just below the thread pointer; elsewhere (variant I) just above. */
+#define TLS_REACH ((uintptr_t)64 << 10)
+
+/* Is P in the calling thread's static TLS block (or near it)? */
+static int in_static_tls(uintptr_t p)
+{
+	uintptr_t tp = (uintptr_t)__builtin_thread_pointer();
+
+#if defined(__x86_64__) || defined(__i386__)
+	return p < tp && tp - p <= TLS_REACH;
+#else
+	return p >= tp && p - tp < TLS_REACH;
+#endif
+}
+/* ---- end of the architecture's part */
+
 /* How far above the caller's sp a buffer is taken for its stack's. */
 #define STACK_REACH ((uintptr_t)64 << 20)
 
 enum rwc_problem rwc_bounds_compiler(uintptr_t p, size_t n, size_t objsize, uintptr_t sp0,
 				     struct rwc_bounds *b, uintptr_t *bad_lo, uintptr_t *bad_hi)
 {
+	unsigned on = rwc_bounds_on();
 	const char *mod;
 	uintptr_t lo, hi;
 
 	*bad_lo = range_end(p, objsize);
 	*bad_hi = range_end(p, n);
-	if ((rwc_bounds_on() & RWC_CHECK_HEAP) && heap(p, 1, b, &lo, &hi, 1) == RWC_OK &&
-	    b->kind == RWC_HOLDER_BLOCK) {
+	if ((on & RWC_CHECK_HEAP) && heap(p, 1, b, &lo, &hi, 1) == RWC_OK && b->kind == RWC_HOLDER_BLOCK) {
 		b->origin = rwc_hm_origin(b->lo);
 		return RWC_HEAP_OVERFLOW;
 	}
@@ -273,12 +290,17 @@ enum rwc_problem rwc_bounds_compiler(uintptr_t p, size_t n, size_t objsize, uint
 	if ((mod = module_of(p))) {
 		b->kind = RWC_HOLDER_GLOBAL;
 		b->module = mod;
-		return RWC_GLOBAL_OVERFLOW;
+		return on & RWC_CHECK_GLOBAL ? RWC_GLOBAL_OVERFLOW : RWC_OK;
 	}
-	if (sp0 && p >= sp0 && p - sp0 < STACK_REACH) {
+	if (sp0 && p >= sp0 && (rwc_stk_top ? p < rwc_stk_top : p - sp0 < STACK_REACH)) {
 		b->kind = RWC_HOLDER_VARIABLE;
-		return RWC_STACK_OVERFLOW;
+		return on & RWC_CHECK_STACK ? RWC_STACK_OVERFLOW : RWC_OK;
+	}
+	if (in_static_tls(p)) { /* a thread-local variable */
+		b->kind = RWC_HOLDER_GLOBAL;
+		b->module = "thread-local storage";
+		return on & RWC_CHECK_GLOBAL ? RWC_GLOBAL_OVERFLOW : RWC_OK;
 	}
 	b->kind = RWC_HOLDER_BLOCK; /* memory of another allocator, or none known */
-	return RWC_HEAP_OVERFLOW;
+	return on & RWC_CHECK_HEAP ? RWC_HEAP_OVERFLOW : RWC_OK;
 }

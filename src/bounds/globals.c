@@ -199,11 +199,11 @@ enum rwc_problem rwc_glob_check(uintptr_t a, size_t n, struct rwc_bounds *b, uin
 	long i;
 	int r = locate(a, &d, &m, &i);
 
-	if (r == 0 && rwc_libs_lock()) {
+	if (r == 0 && rwc_load_lock()) {
 		rwc_keepout_begin(); /* the own heap grows: not into the program's holes */
 		load(&d);
 		rwc_keepout_end();
-		rwc_libs_unlock();
+		rwc_load_unlock();
 		r = locate(a, &d, &m, &i);
 	}
 	if (r <= 0 || i < 0)

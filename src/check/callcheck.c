@@ -93,6 +93,10 @@ static enum rwc_problem compiler_size(const struct rwc_call *c, struct rwc_findi
 
 	pr = rwc_bounds_compiler((uintptr_t)c->buf, c->count, c->objsize, (uintptr_t)c->caller_sp, &f->bounds,
 				 &lo, &hi);
+	if (pr == RWC_OK) { /* where it lies, that check is off */
+		f->bounds.kind = RWC_HOLDER_NONE;
+		return RWC_OK;
+	}
 	bounds_found(f, pr, c->buf, c->count, c->need, lo, hi, "buf", -1);
 	f->bounds.compiler_size = c->objsize;
 	return pr;
