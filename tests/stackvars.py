@@ -127,8 +127,11 @@ ok(rep.get("call") == "read" and rep.get("problem") == "stack-overflow" and
    rep.get("region", {}).get("kind") == "stack-frame" and (rep.get("frames") or [{}])[0].get("function") == "c_member",
    "-O2 no DWARF member bad: one report, judged by the frame (stack-frame) of c_member", r.describe())
 
-# Without the stack check, no DWARF is read and nothing is said.
+# The stack check is on by default; without it, nothing is said.
 prog = os.path.join(BUILD, "tests", PROGS[1][1])
 r = run(prog, "locals", "bad", env={})
-ok(r.status == 0 and not r.reports and r.log == "", "default checks: no stack verdict", r.describe())
+ok(r.status == 0 and len(r.reports) == 1 and r.reports[0].get("region", {}).get("kind") == "stack-variable",
+   "default checks: the variable's verdict", r.describe())
+r = run(prog, "locals", "bad", env={"RWCHECK_CHECKS": "-stack"})
+ok(r.status == 0 and not r.reports and r.log == "", "RWCHECK_CHECKS=-stack: no stack verdict", r.describe())
 done()
