@@ -1,10 +1,10 @@
 /* overruns.c: two reads that "work" only because the file is short, with
  * every byte of the buffer mapped: a heap block and a stack array too
  * small for the count.  The memory map cannot see them; rwcheck's heap
- * check (on by default) and stack check (RWCHECK_CHECKS=+stack) can.
+ * and stack checks (both on by default) can.
  *
  *   cc -g -o overruns examples/overruns.c
- *   RWCHECK_CHECKS=+stack ./rwcheck -- ./overruns */
+ *   ./rwcheck -- ./overruns */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>

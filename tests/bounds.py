@@ -14,12 +14,16 @@ signal handlers (also on an alternate stack), a vfork child, threads."""
 import json
 import os
 import re
+import shutil
+import subprocess
+import tempfile
 
 from rwctest import BUILD, Run, ok, done, check_report
 
 PROGS = [("-O0", os.path.join(BUILD, "tests", "victim_bounds")),
          ("-O2", os.path.join(BUILD, "tests", "victim_bounds_o2")),
-         ("-O2 no-PIE", os.path.join(BUILD, "tests", "victim_bounds_nopie"))]
+         ("-O2 no-PIE", os.path.join(BUILD, "tests", "victim_bounds_nopie")),
+         ("-O0 no-PIE", os.path.join(BUILD, "tests", "victim_bounds_o0_nopie"))]
 BUMP = os.path.join(BUILD, "tests", ".libs", "libbump.so")
 STACK = {"RWCHECK_CHECKS": "+stack"}
 
@@ -169,6 +173,19 @@ for tag, prog in PROGS:
                                    for x in r.reports) and len({x.get("buf") for x in r.reports}) == 4,
        "%s stack_threads: 4 threads' stacks, 4 overruns of frame #0 reported" % tag, r.describe()[:3000])
     clean(prog, tag, "stack_threads")
+
+# A binary without debug information: the walk needs only .eh_frame.
+nodw = os.path.join(tempfile.mkdtemp(prefix="rwc-nodw-"), "victim_bounds_nodw")
+subprocess.run(["objcopy", "--strip-debug", PROGS[1][1], nodw], check=True)
+for case in ["stack_local", "stack_down2"]:
+    r = run(nodw, case, "bad")
+    rep = r.reports[0] if len(r.reports) == 1 else {}
+    ok(rep.get("problem") == "stack-overflow" and
+       rep.get("region", {}).get("frame") == {"stack_local": 0, "stack_down2": 2}[case],
+       "-O2 without debug information, %s bad: reported, the frame found from .eh_frame alone" % case,
+       r.describe())
+    clean(nodw, "-O2 without debug information", case)
+shutil.rmtree(os.path.dirname(nodw))
 
 prog = PROGS[0][1]
 r = run(prog, "heap_malloc", "bad", env={"RWCHECK_HEAP_ORIGINS": "1"})

@@ -116,10 +116,10 @@ static int stack_known(uintptr_t p, uintptr_t hi, uintptr_t sp0, uintptr_t pc)
 	return !sp0 || p < sp0 || rwc_stack_cached(p, hi, sp0, pc);
 }
 
-/* Caches W's frame for the call at PC with sp SP0.  A signal handler that
+/* Caches B, held in W's frame, for the call at PC with sp SP0.  A signal handler that
  * interrupts a fill leaves the cache alone (filling), so no entry mixes
  * two fills; one that looks sees the entry invalid (pc 0). */
-static void remember(uintptr_t pc, uintptr_t sp0, const struct rwc_stack_walk *w)
+static void remember(uintptr_t pc, uintptr_t sp0, const struct rwc_bounds *b, const struct rwc_stack_walk *w)
 {
 	struct rwc_fent *e;
 
@@ -131,8 +131,8 @@ static void remember(uintptr_t pc, uintptr_t sp0, const struct rwc_stack_walk *w
 	e->pc = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	e->sp = sp0;
-	e->lo = w->b.lo;
-	e->limit = w->b.limit;
+	e->lo = b->lo;
+	e->limit = b->limit;
 	e->nchain = w->nchain;
 	for (int i = 0; i < w->nchain; i++)
 		e->slot[i] = w->slot[i], e->val[i] = w->val[i];
@@ -144,9 +144,10 @@ static void remember(uintptr_t pc, uintptr_t sp0, const struct rwc_stack_walk *w
 
 /* The frame or variable holding the buffer is known here: B (kind
  * RWC_HOLDER_FRAME: lo = its sp, hi = its CFA, limit = its first save slot
- * at or above the buffer, or its CFA; or RWC_HOLDER_VARIABLE), pc and
- * index (0: the caller of the I/O call). */
-static enum rwc_problem in_frame(uintptr_t p, size_t n, const struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi)
+ * at or above the buffer, or its CFA; or RWC_HOLDER_VARIABLE, limit = hi),
+ * pc and index (0: the caller of the I/O call).  What a good verdict
+ * caches is [B->lo, B->limit). */
+static enum rwc_problem in_frame(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi)
 {
 	return rwc_stack_verdict(p, n, b, blo, bhi);
 }
@@ -202,7 +203,7 @@ static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc
 	}
 	pr = in_frame(p, n, b, blo, bhi);
 	if (pr == RWC_OK && w.nchain >= 0)
-		remember(pc, sp0, &w);
+		remember(pc, sp0, b, &w);
 	return pr;
 }
 

@@ -143,6 +143,13 @@ struct run {
 	uintptr_t loc;
 };
 
+/* V times the CIE's data alignment F, wrapping (malformed input may
+ * overflow; the row is then merely wrong, never undefined). */
+static int64_t scaled(uint64_t v, int64_t f)
+{
+	return (int64_t)(v * (uint64_t)f);
+}
+
 static void set_rule(struct rwc_cfi_row *w, uint64_t reg, enum rwc_cfi_rule rule, int64_t off)
 {
 	if (reg < RWC_CFI_NREGS) {
@@ -168,10 +175,10 @@ static void advance(struct run *x, const struct cie *c, uint64_t d, uintptr_t pc
 		x->loc += d * c->code_align;
 }
 
-/* The location and register operations: 1 done, 0 bad, -1 not one of them. */
-static int op_loc_reg(struct run *x, struct rd *r, const struct cie *c, uint8_t op, uintptr_t pc, int *stop)
+/* The location operations: 1 done, -1 not one of them. */
+static int op_loc(struct run *x, struct rd *r, const struct cie *c, uint8_t op, uintptr_t pc, int *stop)
 {
-	uint64_t reg, d = 0;
+	uint64_t d;
 
 	switch (op) {
 	case 0x01: /* set_loc */
@@ -196,45 +203,56 @@ static int op_loc_reg(struct run *x, struct rd *r, const struct cie *c, uint8_t 
 		d = v;
 		break;
 	}
-	case 0x05: /* offset_extended */
-		reg = uleb(r);
-		set_rule(&x->row, reg, RWC_CFI_OFFSET, (int64_t)uleb(r) * c->data_align);
-		return 1;
-	case 0x11: /* offset_extended_sf */
-		reg = uleb(r);
-		set_rule(&x->row, reg, RWC_CFI_OFFSET, sleb(r) * c->data_align);
-		return 1;
-	case 0x2f: /* GNU_negative_offset_extended */
-		reg = uleb(r);
-		set_rule(&x->row, reg, RWC_CFI_OFFSET, -(int64_t)uleb(r) * c->data_align);
-		return 1;
-	case 0x14: /* val_offset */
-		reg = uleb(r);
-		set_rule(&x->row, reg, RWC_CFI_VAL_OFFSET, (int64_t)uleb(r) * c->data_align);
-		return 1;
-	case 0x15: /* val_offset_sf */
-		reg = uleb(r);
-		set_rule(&x->row, reg, RWC_CFI_VAL_OFFSET, sleb(r) * c->data_align);
-		return 1;
-	case 0x06: /* restore_extended */
-		restore(x, uleb(r));
-		return 1;
-	case 0x07: /* undefined */
-		set_rule(&x->row, uleb(r), RWC_CFI_UNDEF, 0);
-		return 1;
-	case 0x08: /* same_value */
-		set_rule(&x->row, uleb(r), RWC_CFI_SAME, 0);
-		return 1;
-	case 0x09: /* register */
-		reg = uleb(r);
-		d = uleb(r);
-		set_rule(&x->row, reg, d < RWC_CFI_NREGS ? RWC_CFI_REGISTER : RWC_CFI_UNKNOWN, (int64_t)d);
-		return 1;
 	default:
 		return -1;
 	}
 	advance(x, c, d, pc, stop);
 	return 1;
+}
+
+/* Is OP one of op_reg's (it reads its register operand first)? */
+static int is_reg_op(uint8_t op)
+{
+	return (op >= 0x05 && op <= 0x09) || op == 0x11 || op == 0x14 || op == 0x15 || op == 0x2f;
+}
+
+/* The register operations (is_reg_op). */
+static void op_reg(struct run *x, struct rd *r, const struct cie *c, uint8_t op)
+{
+	uint64_t reg = uleb(r), d;
+
+	switch (op) {
+	case 0x05: /* offset_extended */
+		set_rule(&x->row, reg, RWC_CFI_OFFSET, scaled(uleb(r), c->data_align));
+		break;
+	case 0x11: /* offset_extended_sf */
+		set_rule(&x->row, reg, RWC_CFI_OFFSET, scaled((uint64_t)sleb(r), c->data_align));
+		break;
+	case 0x2f: /* GNU_negative_offset_extended */
+		set_rule(&x->row, reg, RWC_CFI_OFFSET, scaled(-uleb(r), c->data_align));
+		break;
+	case 0x14: /* val_offset */
+		set_rule(&x->row, reg, RWC_CFI_VAL_OFFSET, scaled(uleb(r), c->data_align));
+		break;
+	case 0x15: /* val_offset_sf */
+		set_rule(&x->row, reg, RWC_CFI_VAL_OFFSET, scaled((uint64_t)sleb(r), c->data_align));
+		break;
+	case 0x06: /* restore_extended */
+		restore(x, reg);
+		break;
+	case 0x07: /* undefined */
+		set_rule(&x->row, reg, RWC_CFI_UNDEF, 0);
+		break;
+	case 0x08: /* same_value */
+		set_rule(&x->row, reg, RWC_CFI_SAME, 0);
+		break;
+	case 0x09: /* register */
+		d = uleb(r);
+		set_rule(&x->row, reg, d < RWC_CFI_NREGS ? RWC_CFI_REGISTER : RWC_CFI_UNKNOWN, (int64_t)d);
+		break;
+	default:
+		break;
+	}
 }
 
 /* The CFA and state operations: 1 done, 0 bad or unsupported. */
@@ -263,7 +281,7 @@ static int op_cfa(struct run *x, struct rd *r, const struct cie *c, uint8_t op)
 	case 0x12: /* def_cfa_sf */
 		reg = uleb(r);
 		x->row.cfa_reg = reg < RWC_CFI_NREGS ? (int)reg : -1;
-		x->row.cfa_off = sleb(r) * c->data_align;
+		x->row.cfa_off = scaled((uint64_t)sleb(r), c->data_align);
 		return 1;
 	case 0x0d: /* def_cfa_register */
 		reg = uleb(r);
@@ -273,7 +291,7 @@ static int op_cfa(struct run *x, struct rd *r, const struct cie *c, uint8_t op)
 		x->row.cfa_off = (int64_t)uleb(r);
 		return 1;
 	case 0x13: /* def_cfa_offset_sf */
-		x->row.cfa_off = sleb(r) * c->data_align;
+		x->row.cfa_off = scaled((uint64_t)sleb(r), c->data_align);
 		return 1;
 	case 0x0f: /* def_cfa_expression */
 		x->row.cfa_reg = -1;
@@ -301,15 +319,16 @@ static int run_insns(struct run *x, const struct cie *c, uintptr_t a, uintptr_t 
 
 	while (!stop && !r.bad && r.p < end) {
 		uint8_t op = u8(&r), low = op & 0x3f;
-		int k;
 
 		if ((op & 0xc0) == 0x40) { /* advance_loc */
 			advance(x, c, low, pc, &stop);
 		} else if ((op & 0xc0) == 0x80) { /* offset */
-			set_rule(&x->row, low, RWC_CFI_OFFSET, (int64_t)uleb(&r) * c->data_align);
+			set_rule(&x->row, low, RWC_CFI_OFFSET, scaled(uleb(&r), c->data_align));
 		} else if ((op & 0xc0) == 0xc0) { /* restore */
 			restore(x, low);
-		} else if ((k = op_loc_reg(x, &r, c, op, pc, &stop)) == 0 || (k < 0 && !op_cfa(x, &r, c, op))) {
+		} else if (is_reg_op(op)) {
+			op_reg(x, &r, c, op);
+		} else if (op_loc(x, &r, c, op, pc, &stop) < 0 && !op_cfa(x, &r, c, op)) {
 			return 0;
 		}
 	}
