@@ -64,8 +64,7 @@ static int probe(void)
 static int parse(int argc, char **argv, struct opts *o)
 {
 	for (int a = 1; a < argc; a++) {
-		char *v = strchr(argv[a], '=');
-		v = v ? v + 1 : NULL;
+		char *eq = strchr(argv[a], '='), *v = eq ? eq + 1 : argv[a] + strlen(argv[a]);
 		if (strncmp(argv[a], "--format=", 9) == 0)
 			o->format = v;
 		else if (strcmp(argv[a], "--quiet") == 0)

@@ -98,7 +98,7 @@ static void start_child(char **argv, const char *lib, int own_group)
 
 static void nap(void)
 {
-	struct timespec ts = {0, 50 * 1000 * 1000};
+	struct timespec ts = {0, 50L * 1000 * 1000};
 
 	nanosleep(&ts, NULL); /* (a forwarded signal ends it early: fine) */
 }
