@@ -64,8 +64,7 @@ static int probe(void)
 static int parse(int argc, char **argv, struct opts *o)
 {
 	for (int a = 1; a < argc; a++) {
-		char *v = strchr(argv[a], '=');
-		v = v ? v + 1 : NULL;
+		char *eq = strchr(argv[a], '='), *v = eq ? eq + 1 : argv[a] + strlen(argv[a]);
 		if (strncmp(argv[a], "--format=", 9) == 0)
 			o->format = v;
 		else if (strcmp(argv[a], "--quiet") == 0)
@@ -224,6 +223,20 @@ static void summary(FILE *out, const struct opts *o, const struct run *r, struct
 		r->bad == 1 ? "" : "s", r->n, r->n == 1 ? "" : "s", r->npids, r->npids == 1 ? "" : "es");
 }
 
+static void run_free(struct run *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->g[i].key);
+		json_decref(r->g[i].first);
+	}
+	free(r->g);
+	free(r->pids);
+	json_decref(r->other);
+	json_decref(r->reported);
+	json_decref(r->suppressed);
+	supps_free(r->supps);
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {.format = "text", .error_exitcode = 1};
@@ -274,16 +287,7 @@ int main(int argc, char **argv)
 		fclose(fl.out);
 	if (o.rmdir)
 		remove_dir(o.dir);
-	for (size_t i = 0; i < r.n; i++) {
-		free(r.g[i].key);
-		json_decref(r.g[i].first);
-	}
-	free(r.g);
-	free(r.pids);
-	json_decref(r.other);
-	json_decref(r.reported);
-	json_decref(r.suppressed);
-	supps_free(r.supps);
+	run_free(&r);
 	follow_free(&fl);
 	free(pt.v);
 	free(real);

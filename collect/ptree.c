@@ -133,7 +133,8 @@ void ptree_scan(struct ptree *pt)
 		v[n].pid = pid;
 		v[n++].ppid = read_ppid(pid);
 	}
-	qsort(v, n, sizeof *v, by_pid);
+	if (n)
+		qsort(v, n, sizeof *v, by_pid);
 	for (size_t i = 0; i < n; i++) {
 		long p = v[i].pid;
 		for (int depth = 0; p > 1 && p != pt->root && depth < 256; depth++)

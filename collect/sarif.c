@@ -19,6 +19,10 @@
 
 #include "collect.h"
 
+#ifndef RWC_MANDIR /* (set by Makefile.am) */
+#define RWC_MANDIR "/usr/local/share/man"
+#endif
+
 static const struct {
 	const char *id, *text;
 } rules[] = {
@@ -246,13 +250,13 @@ static int by_count(const void *a, const void *b)
 static json_t *sorted(json_t *results)
 {
 	size_t n = json_array_size(results), i;
-	json_t **v = calloc(n + 1, sizeof *v), *out = json_array();
+	json_t **v = calloc(n + 1, sizeof(json_t *)), *out = json_array();
 
 	if (!v)
 		return results;
 	for (i = 0; i < n; i++)
 		v[i] = json_array_get(results, i);
-	qsort(v, n, sizeof *v, by_count);
+	qsort(v, n, sizeof(json_t *), by_count);
 	for (i = 0; i < n; i++)
 		json_array_append(out, v[i]);
 	free(v);

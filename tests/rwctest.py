@@ -97,6 +97,7 @@ class Run:
         self.reports = []   # one per reported bad call
         self.repeats = []   # dedup's "N more" records, written at exit
         self.bad_json = []
+        self.warnings = []  # the library's warnings, as JSON objects
         if fmt == "json":
             for line in self.log.splitlines():
                 if line.startswith("{"):
@@ -105,7 +106,10 @@ class Run:
                     except ValueError as ex:
                         self.bad_json.append((line, ex))
                         continue
-                    (self.repeats if "repeat" in rec else self.reports).append(rec)
+                    if "warning" in rec:  # RWCHECK_FORMAT=json: warnings are JSON too
+                        self.warnings.append(rec)
+                    else:
+                        (self.repeats if "repeat" in rec else self.reports).append(rec)
         self.sites = [(m.group(1), int(m.group(2)))
                       for m in re.finditer(r"^site (\S+) (\d+)$", self.stdout, re.M)]
         self.results = re.findall(r"^result .*$", self.stdout, re.M)

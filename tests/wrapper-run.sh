@@ -111,6 +111,16 @@ t "$([ $st = 0 ] && grep -q '^rwcheck: not checked: static or setuid' "$err"; ec
 "$W" --xml=yes -- true >/dev/null 2>"$err"; st=$?
 t "$([ $st = 125 ] && [ "$(wc -l <"$err")" = 1 ] && grep -q 'xml=yes: .*not supported' "$err"; echo $?)" "--xml=yes: one line, not supported (got $st)"
 
+# ---- ASan-built programs accept the preloaded library ----
+if printf 'int main(void) { return 0; }\n' | cc -fsanitize=address -x c -o "$tmp/asan-probe" - 2>/dev/null; then
+	cc -g -fsanitize=address -o "$tmp/asan" "$RWC_SRCDIR/tests/bad-child.c"
+	"$W" -- "$tmp/asan" >/dev/null 2>"$err"; st=$?
+	t "$([ $st = 1 ] && ! grep -q 'ASan runtime does not come first' "$err" && grep -q '^rwcheck: 1 bad call from 1 call site' "$err"; echo $?)" \
+		"an ASan-built program runs under rwcheck and its bad call is reported (got $st)"
+else
+	n=$((n+1)); echo "ok $n # SKIP the compiler cannot build with -fsanitize=address"
+fi
+
 # ---- small messages ----
 "$W" -- ./does-not-exist >/dev/null 2>"$err"; st=$?
 t "$([ $st = 127 ] && [ "$(cat "$err")" = "rwcheck: ./does-not-exist: No such file or directory" ]; echo $?)" \
