@@ -397,6 +397,12 @@ static void c_stack_signal(void)
 	sigaction(SIGALRM, &sa, NULL);
 	handler_bad = bad;
 	bad = 0;
+	/* the first checked call, before any signal: it may load libdw for
+	 * the program's DWARF, and a handler that interrupts the library is
+	 * not checked (its calls are the library's own, nested) */
+	lseek(file_fd, 0, SEEK_SET);
+	if (local64() < 0)
+		exit(98);
 	setitimer(ITIMER_REAL, &it, NULL);
 	for (long i = 0; handled < 50 && i < 100000000; i++) {
 		lseek(file_fd, 0, SEEK_SET);

@@ -14,6 +14,7 @@
 #include "base/perproc.h"
 
 __thread int rwc_depth __attribute__((tls_model("initial-exec")));
+int rwc_foreign_malloc_first;
 
 int rwc_maybe_in_handler(void)
 {

@@ -26,5 +26,11 @@ void rwc_libs_unlock(void);
 int rwc_load_lock(void);
 void rwc_load_unlock(void);
 
+/* 1 when the program's malloc is another allocator's, loaded before this
+ * library: what libdw allocates then goes to that allocator (not to the
+ * library's own heap), which may be the one whose lock this thread holds
+ * (jemalloc reads files in its own init).  Set once at init. */
+extern int rwc_foreign_malloc_first;
+
 
 #endif

@@ -74,6 +74,9 @@ static void block_at(struct rwc_heap_block *h, uintptr_t p, size_t u)
 /* RWC_OK, RWC_HEAP_OVERFLOW or RWC_USE_AFTER_FREE (what holds the buffer
  * in B, the bad bytes [*BLO, *BHI)); in the fast path (FULL 0) also
  * HEAP_UNSURE.  Blocks are judged by the bytes the program asked for. */
+__thread uintptr_t rwc_hblock[RWC_HBLOCKS] __attribute__((tls_model("initial-exec")));
+static TLS unsigned hblock_next;
+
 static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi, int full)
 {
 	uintptr_t live, freed = 0;
@@ -95,6 +98,9 @@ static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uin
 	block_at(&lb, live, ls);
 	block_at(&fb, freed, fs);
 	pr = rwc_heap_verdict(p, n, &lb, &fb, b, blo, bhi);
+	if (pr == RWC_OK && live && p - live < ls && live != rwc_hblock[0] && live != rwc_hblock[1] &&
+	    live != rwc_hblock[2] && live != rwc_hblock[3])
+		rwc_hblock[hblock_next++ % RWC_HBLOCKS] = live; /* the next call skips the search */
 	if (pr != RWC_OK && b->kind == RWC_HOLDER_BLOCK)
 		b->origin = rwc_hm_origin(live);
 	return pr;
@@ -197,7 +203,9 @@ static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc
 	if (r != 1)
 		return RWC_OK; /* in no frame, or no verdict */
 	*b = w.b;
-	if (rwc_load_lock()) { /* not in a signal handler or a vfork child: libdw */
+	/* libdw: not in a signal handler or a vfork child, nor where its
+	 * allocations would go to another allocator (context.h) */
+	if (!__atomic_load_n(&rwc_foreign_malloc_first, __ATOMIC_ACQUIRE) && rwc_load_lock()) {
 		variable(p, n, pc, &w, b);
 		rwc_load_unlock();
 	}
@@ -210,14 +218,14 @@ static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc
 int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc)
 {
 	unsigned on = rwc_bounds_on();
-	struct rwc_bounds b;
+	struct rwc_bounds b = {.kind = RWC_HOLDER_NONE};
 	uintptr_t lo, hi;
 
 	if ((on & RWC_CHECK_HEAP) && heap(p, n, &b, &lo, &hi, 0) != RWC_OK)
 		return 0;
 	if ((on & RWC_CHECK_STACK) && !stack_known(p, range_end(p, n), sp0, pc))
-		return 0;
-	return !(on & RWC_CHECK_GLOBAL) || rwc_glob_good(p, n);
+		return 0; /* (a stack may lie in a heap block: sigaltstack, coroutines) */
+	return b.kind == RWC_HOLDER_BLOCK || !(on & RWC_CHECK_GLOBAL) || rwc_glob_good(p, n);
 }
 
 enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc,
@@ -225,16 +233,18 @@ enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_
 {
 	unsigned on = rwc_bounds_on();
 	enum rwc_problem pr;
+	int in_block;
 
 	b->kind = RWC_HOLDER_NONE;
 	if (n == 0)
 		return RWC_OK;
 	if ((on & RWC_CHECK_HEAP) && (pr = heap(p, n, b, bad_lo, bad_hi, 1)) != RWC_OK)
 		return pr;
+	in_block = b->kind == RWC_HOLDER_BLOCK; /* not a global */
 	if ((on & RWC_CHECK_STACK) && !stack_known(p, range_end(p, n), sp0, pc) &&
 	    (pr = stack(p, n, sp0, pc, b, bad_lo, bad_hi)) != RWC_OK)
-		return pr;
-	if (on & RWC_CHECK_GLOBAL)
+		return pr; /* (a stack may lie in a heap block: sigaltstack, coroutines) */
+	if ((on & RWC_CHECK_GLOBAL) && !in_block)
 		return rwc_glob_check(p, n, b, bad_lo, bad_hi);
 	return RWC_OK;
 }

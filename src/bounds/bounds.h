@@ -58,6 +58,12 @@ static inline int rwc_stack_cached(uintptr_t p, uintptr_t hi, uintptr_t sp0, uin
 	return 0;
 }
 
+/* The block starts this thread found holding its buffers lately (bounds.c):
+ * a hint only, every fact is read again (the start still live, the
+ * block's size), so no free or realloc has to clear it. */
+#define RWC_HBLOCKS 4
+extern __thread uintptr_t rwc_hblock[RWC_HBLOCKS] __attribute__((tls_model("initial-exec")));
+
 /* 1 when [p, p+n) is known good for the checks in force; 0: ask
  * rwc_bounds_check.  SP0 is the caller's stack pointer at the call (its
  * frame starts there), PC the return address into it.  The inline front

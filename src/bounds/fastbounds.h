@@ -10,22 +10,38 @@
 #include "bounds/globals.h"
 #include "mapview/tcache.h"
 
-/* glibc's chunk header of the live block at L, read when it is on the
- * page of P (mapped: P is) or in a range the thread knows readable; the
- * range must stay within the bytes the program asked for (heapmap.h). */
-static inline int rwc_heap_quick(uintptr_t p, size_t n)
+/* [p, p+n) within the bytes asked for of the live block at L (slack byte
+ * SLACK, heapmap.h), from glibc's chunk header, read when it is on the
+ * page of P (mapped: P is) or in a range the thread knows readable. */
+static inline int rwc_heap_in(uintptr_t l, unsigned slack, uintptr_t p, size_t n)
 {
-	unsigned slack = 0;
-	uintptr_t l = rwc_hm_near_slack(p, &slack);
 	size_t usable, req;
 
-	if (!l || (((l - RWC_CHUNK_HDR) ^ p) >> 12 &&
-		   !rwc_fast_range((const void *)(l - RWC_CHUNK_HDR), RWC_CHUNK_HDR, RWC_NEED_READ)))
+	if (((l - RWC_CHUNK_HDR) ^ p) >> 12 &&
+	    !rwc_fast_range((const void *)(l - RWC_CHUNK_HDR), RWC_CHUNK_HDR, RWC_NEED_READ))
 		return 0;
 	usable = rwc_chunk_usable(rwc_chunk_word(l));
 	if (p - l >= usable || (req = rwc_hm_requested_quick(slack, usable)) == SIZE_MAX)
 		return 0;
 	return p - l < req && n <= req - (p - l);
+}
+
+/* A buffer in a live block: the block starting in the buffer's own bitmap
+ * word, or one this thread found lately (an interior pointer of a large
+ * block, without searching the bitmap backwards). */
+static inline int rwc_heap_quick(uintptr_t p, size_t n)
+{
+	unsigned slack = 0;
+	uintptr_t l = rwc_hm_near_slack(p, &slack);
+
+	if (l) /* the nearest start: the block holding p starts here or nowhere */
+		return rwc_heap_in(l, slack, p, n);
+	for (int i = 0; i < RWC_HBLOCKS; i++) {
+		l = rwc_hblock[i];
+		if (l && l <= p && p - l < RWC_HM_SEARCH && rwc_hm_live_at(l, &slack) && rwc_heap_in(l, slack, p, n))
+			return 1;
+	}
+	return 0;
 }
 
 /* The bounds checks' fast path, for the checks ON in force: a buffer that
@@ -35,17 +51,21 @@ static inline __attribute__((always_inline)) int rwc_bounds_fast_on(unsigned on,
 								    const void *sp0, const void *pc)
 {
 	uintptr_t a = (uintptr_t)p;
+	int in_heap = 0;
 
 	if (RWC_LIKELY(!on) || n == 0)
 		return 1;
-	if (!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below(a) || rwc_heap_quick(a, n)) {
-		if ((on & RWC_CHECK_STACK) && a >= (uintptr_t)sp0) {
-			/* a stack buffer in a frame this thread just walked */
-			if (n <= UINTPTR_MAX - a && rwc_stack_cached(a, a + n, (uintptr_t)sp0, (uintptr_t)pc))
-				return 1;
-		} else {
-			return !(on & RWC_CHECK_GLOBAL) || rwc_glob_fast(a, n) || rwc_glob_good(a, n);
-		}
+	if ((on & RWC_CHECK_HEAP) && !rwc_hm_nothing_below(a)) {
+		if (!rwc_heap_quick(a, n))
+			return rwc_bounds_good(a, n, (uintptr_t)sp0, (uintptr_t)pc);
+		in_heap = 1; /* not a global; a stack may be in a heap block (sigaltstack) */
+	}
+	if ((on & RWC_CHECK_STACK) && a >= (uintptr_t)sp0) {
+		/* a stack buffer in a frame this thread just walked */
+		if (n <= UINTPTR_MAX - a && rwc_stack_cached(a, a + n, (uintptr_t)sp0, (uintptr_t)pc))
+			return 1;
+	} else if (in_heap || !(on & RWC_CHECK_GLOBAL) || rwc_glob_fast(a, n)) {
+		return 1;
 	}
 	return rwc_bounds_good(a, n, (uintptr_t)sp0, (uintptr_t)pc);
 }

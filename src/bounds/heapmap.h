@@ -130,6 +130,22 @@ static inline uintptr_t rwc_hm_near_slack(uintptr_t a, unsigned *slack)
 	return (a & ~((1ul << RWC_HM_LEAF_SHIFT) - 1)) + g * RWC_HM_GRAIN;
 }
 
+/* 1 when a live block starts at S (a grain's start), with its slack byte
+ * in *SLACK: a lookup of a start the caller remembers. */
+static inline int rwc_hm_live_at(uintptr_t s, unsigned *slack)
+{
+	size_t i = s >> RWC_HM_LEAF_SHIFT, g;
+	const struct rwc_hm_leaf *l;
+
+	if (i >= RWC_HM_LEAVES || !(l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)))
+		return 0;
+	g = (s & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;
+	if (!((__atomic_load_n(&l->live[g / 64], __ATOMIC_ACQUIRE) >> (g % 64)) & 1))
+		return 0;
+	*slack = __atomic_load_n(&l->slack[g], __ATOMIC_RELAXED);
+	return 1;
+}
+
 static inline uintptr_t rwc_hm_near(uintptr_t a)
 {
 	unsigned s;

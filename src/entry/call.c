@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 
 #include "bounds/bounds.h"
+#include "base/context.h"
 #include "base/guard.h"
 #include "bounds/heapmap.h"
 #include "base/knobs.h"
@@ -84,6 +85,7 @@ static unsigned heap_check_possible(unsigned checks)
 				*who ? who : NULL);
 		break;
 	case RWC_ALLOC_OTHER_FIRST:
+		__atomic_store_n(&rwc_foreign_malloc_first, 1, __ATOMIC_RELEASE);
 		rwc_log_warning("the program's malloc is another allocator's, loaded before rwcheck; "
 				"the heap check is off", *who ? who : NULL);
 		break;
