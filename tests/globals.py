@@ -33,6 +33,7 @@ BAD = {
     "readv": ("readv", 16, 47, "vec_b", 16),
     "warm": ("read", 32, 127, "hdr", 32),
     "lib": ("read", 40, 79, "globlib_buf", 40),
+    "lib_reopen": ("read", 40, 79, "globlib_buf", 40),  # dlclose, dlopen again
     "handler": ("read", 32, 127, "hdr", 32),  # the handler's call: no verdict
     "overlap": ("read", 48, 63, "victim_ov", 48),  # two symbols, one object
 }
@@ -77,7 +78,7 @@ def bad(prog, tag, case):
         reg = rep.get("region", {})
         oname, osize, oaddr = object_of(r)
         start = oaddr  # the object (the whole array for rows), not the buffer
-        module = LIBENV["RWC_GLOBLIB"] if case == "lib" else prog
+        module = LIBENV["RWC_GLOBLIB"] if case.startswith("lib") else prog
         ok(reg.get("kind") == "global" and reg.get("name") == name and reg.get("size") == size and
            int(reg.get("start", "0"), 16) == start and int(reg.get("end", "0"), 16) == start + size,
            "%s: region global `%s`, %d bytes at %s" % (what, name, size, hex(start or 0)), reg)

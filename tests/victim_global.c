@@ -149,6 +149,26 @@ CASE(lib)
 	SITE(); ret = read(file_fd, p, bad ? 80 : k_lib);
 }
 
+/* The library read into, closed, opened again (maybe elsewhere), read
+ * into with the mode's count. */
+CASE(lib_reopen)
+{
+	const char *path = getenv("RWC_GLOBLIB");
+	void *h = path ? dlopen(path, RTLD_NOW) : NULL;
+	char *(*get)(void) = h ? (char *(*)(void))dlsym(h, "globlib_buffer") : NULL;
+	char *p;
+
+	if (!get || read(file_fd, get(), 40) != 10 || lseek(file_fd, 0, SEEK_SET) != 0 || dlclose(h) != 0)
+		exit(97);
+	h = dlopen(path, RTLD_NOW);
+	get = h ? (char *(*)(void))dlsym(h, "globlib_buffer") : NULL;
+	if (!get)
+		exit(97);
+	p = get();
+	object("globlib_buf", p, 40);
+	SITE(); ret = read(file_fd, p, bad ? 80 : k_lib);
+}
+
 /* Never a report: a size-0 object, a TLS variable. */
 CASE(zero)
 {
@@ -217,7 +237,7 @@ static const struct {
 	void (*fn)(void);
 } cases[] = {
 #define E(n) {#n, c_##n}
-	E(bss), E(data), E(rows), E(rodata), E(readv), E(warm), E(lib), E(zero), E(tls), E(handler), E(overlap), E(threads),
+	E(bss), E(data), E(rows), E(rodata), E(readv), E(warm), E(lib), E(lib_reopen), E(zero), E(tls), E(handler), E(overlap), E(threads),
 #undef E
 };
 
