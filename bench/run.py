@@ -50,6 +50,7 @@ CHECK_LINES = [
     ("read 1 B into a heap block", ["heapread", 300000], "heap"),
     ("read 1 B into a stack buffer", ["stackread", 300000], "stack"),
     ("read 1 B into a global", ["globalread", 300000], "global"),
+    ("process start + 1 read into a global", ["spawnglobal", 100], "global"),
     ("process start + 1 read into a stack buffer", ["spawnone", 100], "stack"),
 ]
 # Whole programs for the same comparison (wall time).

@@ -1,6 +1,6 @@
 /* elfobjs.c: a module's data objects from its ELF file (see elfobjs.h).
- * Reads the file with pread() into the library's own heap (no stdio, no
- * libelf); sorts and merges in place.  Allocates: never in a signal
+ * Reads the file with pread() into the library's own memory (no stdio,
+ * no libelf); sorts and merges in place.  Allocates: never in a signal
  * handler.  rwc_gobj_find is pure and async-signal-safe. */
 #include "config.h"
 
@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/ownmem.h"
+#include "frames/keepout.h"
 #include "mapview/mapview.h"
 #include "mapview/ownheap.h"
 
@@ -32,9 +34,62 @@ static int rd(int fd, void *buf, size_t n, uint64_t off)
 	return 0;
 }
 
+/* A load's memory: the part of own memory for globals (ownmem.h), kept
+ * blocks from its bottom up, scratch from its top down (all given back
+ * by rwc_elf_load_end); past it, the own heap, whose new mappings must
+ * not land in the program's holes: then the load holds them (keepout.h). */
+static struct {
+	size_t kept, scratch; /* bytes of the part in use at each end */
+	int kept_out;         /* this load holds the program's holes */
+} A;
+
+static void *alloc(size_t n, int keep)
+{
+	char *part = rwc_ownmem_part(RWC_OWN_GLOBALS);
+
+	n = (n + 15) & ~(size_t)15;
+	if (!n)
+		return NULL;
+	if (part && n <= RWC_OWN_GLOBALS_SIZE - A.kept - A.scratch) {
+		if (keep) {
+			A.kept += n;
+			return part + A.kept - n;
+		}
+		A.scratch += n;
+		return part + RWC_OWN_GLOBALS_SIZE - A.scratch;
+	}
+	if (!A.kept_out) {
+		rwc_keepout_begin();
+		A.kept_out = 1;
+	}
+	return rwc_ownheap_alloc(n, 16);
+}
+
 static void *take(size_t n)
 {
-	return n ? rwc_ownheap_alloc(n, 16) : NULL;
+	return alloc(n, 0);
+}
+
+/* Scratch of the part is given back all at once, at the end of the load. */
+static void give(void *p)
+{
+	char *part = rwc_ownmem_part(RWC_OWN_GLOBALS);
+
+	if (p && !(part && (char *)p >= part && (char *)p < part + RWC_OWN_GLOBALS_SIZE))
+		rwc_ownheap_free(p);
+}
+
+void *rwc_elf_keep(size_t n)
+{
+	return alloc(n, 1);
+}
+
+void rwc_elf_load_end(void)
+{
+	A.scratch = 0;
+	if (A.kept_out)
+		rwc_keepout_end();
+	A.kept_out = 0;
 }
 
 /* The file's ELF header and program headers are those mapped at START. */
@@ -117,7 +172,7 @@ static size_t collect(const struct tables *t, const ElfW(Shdr) *sym, struct rwc_
 			k++;
 		}
 	}
-	rwc_ownheap_free(buf);
+	give(buf);
 	return k;
 }
 
@@ -174,7 +229,7 @@ static size_t finish(const struct tables *t, struct rwc_gobj *o, size_t n, struc
 
 	for (size_t i = 0; i < n; i++)
 		names += strnlen(t->str + (uintptr_t)o[i].name, t->strsz - (uintptr_t)o[i].name) + 1;
-	if (!(res = take(n * sizeof *res + names)))
+	if (!(res = rwc_elf_keep(n * sizeof *res + names)))
 		return 0;
 	p = (char *)(res + n);
 	for (size_t i = 0; i < n; i++) {
@@ -211,10 +266,8 @@ static size_t from_tables(struct tables *t, struct rwc_gobj **out)
 	if (t->str && o && rd(t->fd, t->str, t->strsz, str->sh_offset) == 0 &&
 	    (n = collect(t, sym, o)) > 0)
 		n = finish(t, o, sort_merge(o, n), out);
-	if (t->str)
-		rwc_ownheap_free(t->str);
-	if (o)
-		rwc_ownheap_free(o);
+	give(t->str);
+	give(o);
 	return n;
 }
 
@@ -234,8 +287,7 @@ size_t rwc_elf_objects(const char *path, uintptr_t bias, uintptr_t start, uintpt
 		t.sh = take(t.nsh * sizeof *t.sh);
 		if (t.sh && rd(t.fd, t.sh, t.nsh * sizeof *t.sh, eh.e_shoff) == 0)
 			n = from_tables(&t, out);
-		if (t.sh)
-			rwc_ownheap_free(t.sh);
+		give(t.sh);
 	}
 	close(t.fd);
 	return n;

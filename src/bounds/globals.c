@@ -15,8 +15,6 @@
 
 #include "bounds/elfobjs.h"
 #include "base/context.h"
-#include "frames/keepout.h"
-#include "mapview/ownheap.h"
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
@@ -145,7 +143,7 @@ int rwc_glob_good(uintptr_t a, size_t n)
 
 static char *dup_own(const char *s, size_t len)
 {
-	char *p = rwc_ownheap_alloc(len + 1, 16);
+	char *p = rwc_elf_keep(len + 1);
 
 	if (p) {
 		memcpy(p, s, len);
@@ -200,9 +198,8 @@ enum rwc_problem rwc_glob_check(uintptr_t a, size_t n, struct rwc_bounds *b, uin
 	int r = locate(a, &d, &m, &i);
 
 	if (r == 0 && rwc_unwind_lock()) {
-		rwc_keepout_begin(); /* the own heap grows: not into the program's holes */
 		load(&d);
-		rwc_keepout_end();
+		rwc_elf_load_end();
 		rwc_unwind_unlock();
 		r = locate(a, &d, &m, &i);
 	}
