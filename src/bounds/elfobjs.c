@@ -16,6 +16,7 @@
 #include "frames/keepout.h"
 #include "mapview/mapview.h"
 #include "mapview/ownheap.h"
+#include "mapview/tcache.h"
 
 #define MAX_TABLE ((size_t)256 << 20) /* a symbol or string table larger: not read */
 #define CHUNK 2048                    /* symbols read at a time */
@@ -92,16 +93,38 @@ void rwc_elf_load_end(void)
 	A.kept_out = 0;
 }
 
+/* [p, p+n) readable, asked without changing the thread's cache of good
+ * ranges (tcache.h): the program's buffers stay in it. */
+static int readable(uintptr_t p, size_t n)
+{
+	struct rwc_tcache keep[RWC_TCACHE_N];
+	unsigned next = rwc_tcache_next;
+	struct rwc_verdict v;
+	int ok;
+
+	memcpy(keep, rwc_tcache, sizeof keep);
+	ok = rwc_map_verdict(p, n, RWC_NEED_READ, &v) == RWC_OK;
+	for (int i = 0; i < RWC_TCACHE_N; i++) {
+		rwc_tcache[i].gen = 0; /* invalid while restored: a signal handler may look */
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		rwc_tcache[i].lo = keep[i].lo;
+		rwc_tcache[i].hi = keep[i].hi;
+		rwc_tcache[i].ok = keep[i].ok;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		rwc_tcache[i].gen = keep[i].gen;
+	}
+	rwc_tcache_next = next;
+	return ok;
+}
+
 /* The file's ELF header and program headers are those mapped at START. */
 static int same_image(int fd, const ElfW(Ehdr) *eh, uintptr_t start)
 {
-	struct rwc_verdict v;
 	size_t phsz = (size_t)eh->e_phnum * sizeof(ElfW(Phdr));
 	char ph[64 * sizeof(ElfW(Phdr))];
 
 	if (eh->e_phentsize != sizeof(ElfW(Phdr)) || eh->e_phnum > 64 || eh->e_phoff > 4096 ||
-	    rd(fd, ph, phsz, eh->e_phoff) != 0 ||
-	    rwc_map_verdict(start, eh->e_phoff + phsz, RWC_NEED_READ, &v) != RWC_OK)
+	    rd(fd, ph, phsz, eh->e_phoff) != 0 || !readable(start, eh->e_phoff + phsz))
 		return 0;
 	return memcmp((const void *)start, eh, sizeof *eh) == 0 &&
 	       memcmp((const void *)(start + eh->e_phoff), ph, phsz) == 0;
