@@ -117,11 +117,12 @@ static int readable(uintptr_t p, size_t n)
 	return ok;
 }
 
-/* The file's ELF header and program headers are those mapped at START. */
+/* The file's ELF header and program headers are those mapped at START
+ * (loads are serialized: the buffer is static, off the thread's stack). */
 static int same_image(int fd, const ElfW(Ehdr) *eh, uintptr_t start)
 {
 	size_t phsz = (size_t)eh->e_phnum * sizeof(ElfW(Phdr));
-	char ph[64 * sizeof(ElfW(Phdr))];
+	static char ph[64 * sizeof(ElfW(Phdr))];
 
 	if (eh->e_phentsize != sizeof(ElfW(Phdr)) || eh->e_phnum > 64 || eh->e_phoff > 4096 ||
 	    rd(fd, ph, phsz, eh->e_phoff) != 0 || !readable(start, eh->e_phoff + phsz))

@@ -152,14 +152,15 @@ static char *dup_own(const char *s, size_t len)
 	return p;
 }
 
-/* Reads D's module's objects into a new slot (under the load lock). */
+/* Reads D's module's objects into a new slot (under the load lock; its
+ * buffers are static, not on a thread's stack that may be small). */
 static void load(const struct dl_find_object *d)
 {
 	const struct link_map *lm = d->dlfo_link_map;
 	const char *name = lm && lm->l_name ? lm->l_name : "";
 	unsigned n = __atomic_load_n(&nmods, __ATOMIC_ACQUIRE);
 	struct gmod *m = &mods[n];
-	char exe[PATH_MAX];
+	static char exe[PATH_MAX];
 	ssize_t len;
 
 	if (n >= NMOD || !lm || known(d))
