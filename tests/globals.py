@@ -36,10 +36,11 @@ BAD = {
     "lib_reopen": ("read", 40, 79, "globlib_buf", 40),  # dlclose, dlopen again
     "handler": ("read", 32, 127, "hdr", 32),  # the handler's call: no verdict
     "overlap": ("read", 48, 63, "victim_ov", 48),  # two symbols, one object
+    "hidden": ("read", 16, 47, "hidden", 16),  # a static: not in .dynsym
 }
 # Calls the fortified build makes through __read_chk (the compiler knows
 # the object): glibc aborts after the report, with or without rwcheck.
-FORTIFIED = {"bss", "data", "warm", "tls", "handler"}
+FORTIFIED = {"bss", "data", "warm", "tls", "handler", "hidden"}
 
 
 def run(prog, case, mode, **kw):
@@ -92,7 +93,9 @@ def bad(prog, tag, case):
 
 for tag, prog in PROGS:
     for case in BAD:
-        if not (tag == "fortify" and case == "handler"):  # glibc aborts in the handler
+        if tag == "stripped" and case == "hidden":
+            clean(prog, tag, case, "bad")  # no symbol covers it: no verdict
+        elif not (tag == "fortify" and case == "handler"):  # glibc aborts in the handler
             bad(prog, tag, case)
         clean(prog, tag, case)
     clean(prog, tag, "rows")  # a row past its end, inside the array
