@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/ownmem.h"
+#include "base/real.h"
 #include "frames/keepout.h"
 #include "mapview/mapview.h"
 #include "mapview/ownheap.h"
@@ -21,12 +22,14 @@
 #define MAX_TABLE ((size_t)256 << 20) /* a symbol or string table larger: not read */
 #define CHUNK 2048                    /* symbols read at a time */
 
+/* The real pread: the library's own reads neither pass the checks nor
+ * displace the program's buffers from the thread's cache of good ranges. */
 static int rd(int fd, void *buf, size_t n, uint64_t off)
 {
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t r = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
+		ssize_t r = REAL(pread)(fd, (char *)buf + got, n - got, (off_t)(off + got));
 
 		if (r <= 0)
 			return -1;

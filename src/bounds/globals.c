@@ -38,12 +38,12 @@ struct gmod {
 static struct gmod mods[NMOD];
 static unsigned nmods; /* published: mods[0..nmods) are filled */
 
-/* Remembers [lo, hi) as good: WHOLE, an object; else a run without
- * objects.  A signal handler that interrupts this sees no entry being
- * filled: its span is 0 until the rest is written. */
-static void remember(uintptr_t lo, uintptr_t hi, int whole)
+/* Remembers [lo, hi) as good under generation G, read before what told
+ * it (a change since leaves it invalid at once): WHOLE, an object; else a
+ * run without objects.  A signal handler that interrupts this sees no
+ * entry being filled: its span is 0 until the rest is written. */
+static void remember(uintptr_t lo, uintptr_t hi, int whole, uint64_t g)
 {
-	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
 	struct rwc_gcache *e;
 
 	if (rwc_gcache_gen != g) { /* a new generation: the old entries go */
@@ -84,11 +84,11 @@ static const struct gmod *known(const struct dl_find_object *d)
 
 /* A is in no module's image; images start on page boundaries, so none
  * is before the next one. */
-static void no_image(uintptr_t a)
+static void no_image(uintptr_t a, uint64_t g)
 {
 	uintptr_t next = (a | 4095) + 1;
 
-	remember(a, next > a ? next : UINTPTR_MAX, 0);
+	remember(a, next > a ? next : UINTPTR_MAX, 0, g);
 }
 
 /* Where A lies: -1 in no module's image (the cache told), 0 in a module
@@ -96,22 +96,24 @@ static void no_image(uintptr_t a)
  * *IDX its object holding A, or -1: the cache told of the gap). */
 static int locate(uintptr_t a, struct dl_find_object *d, const struct gmod **m, long *idx)
 {
+	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
 	uintptr_t glo, ghi;
 
 	if (_dl_find_object((void *)a, d) != 0) {
-		no_image(a);
+		no_image(a, g);
 		return -1;
 	}
 	if (!(*m = known(d)))
 		return 0;
 	*idx = rwc_gobj_find((*m)->obj, (*m)->n, a, (*m)->start, (*m)->end, &glo, &ghi);
 	if (*idx < 0)
-		remember(glo, ghi, 0);
+		remember(glo, ghi, 0, g);
 	return 1;
 }
 
 /* rwc_glob_good for A in D's image. */
-static __attribute__((noinline)) int in_module(uintptr_t a, size_t n, struct dl_find_object *d)
+static __attribute__((noinline)) int in_module(uintptr_t a, size_t n, struct dl_find_object *d,
+						uint64_t g)
 {
 	const struct gmod *m = known(d);
 	uintptr_t glo, ghi;
@@ -121,24 +123,25 @@ static __attribute__((noinline)) int in_module(uintptr_t a, size_t n, struct dl_
 		return 0;
 	i = rwc_gobj_find(m->obj, m->n, a, m->start, m->end, &glo, &ghi);
 	if (i < 0) {
-		remember(glo, ghi, 0);
+		remember(glo, ghi, 0, g);
 		return 1;
 	}
 	if (n > m->obj[i].hi - a)
 		return 0;
-	remember(m->obj[i].lo, m->obj[i].hi, 1);
+	remember(m->obj[i].lo, m->obj[i].hi, 1, g);
 	return 1;
 }
 
 int rwc_glob_good(uintptr_t a, size_t n)
 {
+	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
 	struct dl_find_object d;
 
 	if (_dl_find_object((void *)a, &d) != 0) {
-		no_image(a);
+		no_image(a, g);
 		return 1;
 	}
-	return in_module(a, n, &d);
+	return in_module(a, n, &d, g);
 }
 
 static char *dup_own(const char *s, size_t len)
@@ -204,12 +207,8 @@ enum rwc_problem rwc_glob_check(uintptr_t a, size_t n, struct rwc_bounds *b, uin
 		rwc_unwind_unlock();
 		r = locate(a, &d, &m, &i);
 	}
-	if (r <= 0 || i < 0)
-		return RWC_OK;
-	if (end <= m->obj[i].hi) {
-		remember(m->obj[i].lo, m->obj[i].hi, 1);
-		return RWC_OK;
-	}
+	if (r <= 0 || i < 0 || end <= m->obj[i].hi)
+		return RWC_OK; /* the fast path's next look fills the cache */
 	memset(b, 0, sizeof *b);
 	b->kind = RWC_HOLDER_GLOBAL;
 	b->lo = m->obj[i].lo;
