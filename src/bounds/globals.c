@@ -18,9 +18,7 @@
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
-TLS uint64_t rwc_gcache_gen;
-TLS unsigned rwc_gcache_last;
-TLS struct rwc_gcache rwc_gcache[RWC_GCACHE_N];
+TLS struct rwc_gcache_set rwc_gcache;
 
 #ifdef DLFO_STRUCT_HAS_EH_DBASE /* glibc 2.35+: _dl_find_object */
 
@@ -38,30 +36,37 @@ struct gmod {
 static struct gmod mods[NMOD];
 static unsigned nmods; /* published: mods[0..nmods) are filled */
 
-/* Remembers [lo, hi) as good under generation G, read before what told
- * it (a change since leaves it invalid at once): WHOLE, an object; else a
- * run without objects.  A signal handler that interrupts this sees no
- * entry being filled: its span is 0 until the rest is written. */
-static void remember(uintptr_t lo, uintptr_t hi, int whole, uint64_t g)
+/* Writes E; a signal handler that interrupts this sees it empty (span 0)
+ * until the rest is written. */
+static void put(struct rwc_gcache *e, uintptr_t lo, uintptr_t span, uintptr_t lim)
 {
-	struct rwc_gcache *e;
-
-	if (rwc_gcache_gen != g) { /* a new generation: the old entries go */
-		rwc_gcache_gen = 0;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		for (int i = 0; i < RWC_GCACHE_N; i++)
-			rwc_gcache[i].span = 0;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		rwc_gcache_gen = g;
-	}
-	rwc_gcache_last = (rwc_gcache_last + 1) % RWC_GCACHE_N;
-	e = &rwc_gcache[rwc_gcache_last];
 	e->span = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	e->lo = lo;
-	e->lim = whole ? hi : UINTPTR_MAX;
+	e->lim = lim;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	e->span = hi - lo;
+	e->span = span;
+}
+
+/* Remembers [lo, hi) as good under generation G, read before what told
+ * it (a change since leaves it invalid at once), as the first entry (the
+ * others move down, the last goes): WHOLE, an object; else a run without
+ * objects. */
+static void remember(uintptr_t lo, uintptr_t hi, int whole, uint64_t g)
+{
+	struct rwc_gcache_set *c = &rwc_gcache;
+
+	if (c->gen != g) { /* a new generation: the old entries go */
+		c->gen = 0;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		for (int i = 0; i < RWC_GCACHE_N; i++)
+			c->e[i].span = 0;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		c->gen = g;
+	}
+	for (int i = RWC_GCACHE_N - 1; i > 0; i--)
+		put(&c->e[i], c->e[i - 1].lo, c->e[i - 1].span, c->e[i - 1].lim);
+	put(&c->e[0], lo, hi - lo, whole ? hi : UINTPTR_MAX);
 }
 
 /* The known module that is D's (the same image and link map, a link map
