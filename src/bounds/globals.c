@@ -52,18 +52,24 @@ static void put(struct rwc_gcache *e, uintptr_t lo, uintptr_t span, uintptr_t li
  * it (a change since leaves it invalid at once), as the first entry (the
  * others move down, the last goes): WHOLE, an object; else a run without
  * objects. */
-static void remember(uintptr_t lo, uintptr_t hi, int whole, uint64_t g)
+static void same_gen(struct rwc_gcache_set *c, uint64_t g)
 {
-	struct rwc_gcache_set *c = &rwc_gcache;
-
 	if (c->gen != g) { /* a new generation: the old entries go */
 		c->gen = 0;
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		for (int i = 0; i < RWC_GCACHE_N; i++)
 			c->e[i].span = 0;
+		c->none.span = 0;
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		c->gen = g;
 	}
+}
+
+static void remember(uintptr_t lo, uintptr_t hi, int whole, uint64_t g)
+{
+	struct rwc_gcache_set *c = &rwc_gcache;
+
+	same_gen(c, g);
 	for (int i = RWC_GCACHE_N - 1; i > 0; i--)
 		put(&c->e[i], c->e[i - 1].lo, c->e[i - 1].span, c->e[i - 1].lim);
 	put(&c->e[0], lo, hi - lo, whole ? hi : UINTPTR_MAX);
@@ -93,7 +99,8 @@ static void no_image(uintptr_t a, uint64_t g)
 {
 	uintptr_t next = (a | 4095) + 1;
 
-	remember(a, next > a ? next : UINTPTR_MAX, 0, g);
+	same_gen(&rwc_gcache, g);
+	put(&rwc_gcache.none, a, (next > a ? next : UINTPTR_MAX) - a, UINTPTR_MAX);
 }
 
 /* Where A lies: -1 in no module's image (the cache told), 0 in a module

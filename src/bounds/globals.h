@@ -25,11 +25,14 @@ struct rwc_gcache {
 	uintptr_t lo, span, lim;
 };
 
-/* A thread's ranges, the last one found first, all of the map view's
- * generation GEN (0: none).  One TLS object: one address to compute. */
+/* A thread's ranges, all of the map view's generation GEN (0: none):
+ * outside every image NONE (the last page found so: heap and stack
+ * buffers, looked at first); in modules' images E, the last one found
+ * first.  One TLS object: one address to compute. */
 struct rwc_gcache_set {
 	uint64_t gen;
 	struct rwc_gcache e[RWC_GCACHE_N];
+	struct rwc_gcache none;
 };
 
 extern __thread struct rwc_gcache_set rwc_gcache __attribute__((tls_model("initial-exec")));
@@ -43,6 +46,8 @@ static inline int rwc_glob_fast(uintptr_t a, size_t n)
 
 	if (c->gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE))
 		return 0;
+	if (a - c->none.lo < c->none.span)
+		return 1;
 	for (const struct rwc_gcache *e = c->e; e < c->e + RWC_GCACHE_N; e++)
 		if (a - e->lo < e->span)
 			return n <= e->lim - a;
@@ -60,7 +65,7 @@ static inline int rwc_glob_fast_span(uintptr_t lo, uintptr_t hi)
 	for (int i = 0; i < RWC_GCACHE_N; i++)
 		if (lo - c->e[i].lo < c->e[i].span && hi - c->e[i].lo <= c->e[i].span)
 			return 1;
-	return 0;
+	return lo - c->none.lo < c->none.span && hi - c->none.lo <= c->none.span;
 }
 
 /* 1: [a, a+n) is good for the global check (not in an object, or in one
