@@ -65,6 +65,7 @@ CHECK_LINES = [
     ("read 1 B into a heap block", ["heapread", 300000], "heap", None),
     ("read 1 B into a stack buffer", ["stackread", 300000], "stack", 1.05),
     ("read 1 B into a global", ["globalread", 300000], "global", 1.05),
+    ("process start + 1 read into a global", ["spawnglobal", 100], "global", None),
     ("process start + 1 read into a stack buffer", ["spawnone", 100], "stack", None),
     ("process start + 1 read into a stack buffer, no DWARF", ["spawnone", 100], "stack", 1.15, BENCH_NODW),
 ]

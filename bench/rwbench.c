@@ -223,6 +223,23 @@ static void w_stackread(void) { LOOP(stack_read()); }
 static char gvar[64];
 static void w_globalread(void) { LOOP(if (read(zero_fd, gvar + (i & 31), 1) != 1) die("read")); }
 
+static void global_read(void)
+{
+	if (read(zero_fd, gvar, 1) != 1)
+		die("read");
+}
+
+/* Short processes that each read once into a static object: what the
+ * global check's first look (reading this program's symbols) costs. */
+static void w_spawnglobal(void)
+{
+	char *argv[] = {"rwbench", "oneglobal", NULL};
+
+	LOOP(pid_t pid; int st;
+	     if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ) != 0) die("spawn");
+	     waitpid(pid, &st, 0));
+}
+
 /* Short processes that each read once into a stack buffer: what the
  * stack check's first walk (loading libunwind) costs a process. */
 static void w_spawnone(void)
@@ -331,6 +348,8 @@ int main(int argc, char **argv)
 	else if (!strcmp(w, "heapread")) w_heapread();
 	else if (!strcmp(w, "stackread")) w_stackread();
 	else if (!strcmp(w, "globalread")) w_globalread();
+	else if (!strcmp(w, "spawnglobal")) w_spawnglobal();
+	else if (!strcmp(w, "oneglobal")) global_read();
 	else if (!strcmp(w, "spawnone")) w_spawnone();
 	else if (!strcmp(w, "heapmid")) w_heapmid();
 	else if (!strcmp(w, "heapwrite1")) w_heapwrite1();

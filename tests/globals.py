@@ -33,12 +33,14 @@ BAD = {
     "readv": ("readv", 16, 47, "vec_b", 16),
     "warm": ("read", 32, 127, "hdr", 32),
     "lib": ("read", 40, 79, "globlib_buf", 40),
+    "lib_reopen": ("read", 40, 79, "globlib_buf", 40),  # dlclose, dlopen again
     "handler": ("read", 32, 127, "hdr", 32),  # the handler's call: no verdict
     "overlap": ("read", 48, 63, "victim_ov", 48),  # two symbols, one object
+    "hidden": ("read", 16, 47, "hidden", 16),  # a static: not in .dynsym
 }
 # Calls the fortified build makes through __read_chk (the compiler knows
 # the object): glibc aborts after the report, with or without rwcheck.
-FORTIFIED = {"bss", "data", "warm", "tls", "handler"}
+FORTIFIED = {"bss", "data", "warm", "tls", "handler", "hidden"}
 
 
 def run(prog, case, mode, **kw):
@@ -77,7 +79,7 @@ def bad(prog, tag, case):
         reg = rep.get("region", {})
         oname, osize, oaddr = object_of(r)
         start = oaddr  # the object (the whole array for rows), not the buffer
-        module = LIBENV["RWC_GLOBLIB"] if case == "lib" else prog
+        module = LIBENV["RWC_GLOBLIB"] if case.startswith("lib") else prog
         ok(reg.get("kind") == "global" and reg.get("name") == name and reg.get("size") == size and
            int(reg.get("start", "0"), 16) == start and int(reg.get("end", "0"), 16) == start + size,
            "%s: region global `%s`, %d bytes at %s" % (what, name, size, hex(start or 0)), reg)
@@ -91,7 +93,9 @@ def bad(prog, tag, case):
 
 for tag, prog in PROGS:
     for case in BAD:
-        if not (tag == "fortify" and case == "handler"):  # glibc aborts in the handler
+        if tag == "stripped" and case == "hidden":
+            clean(prog, tag, case, "bad")  # no symbol covers it: no verdict
+        elif not (tag == "fortify" and case == "handler"):  # glibc aborts in the handler
             bad(prog, tag, case)
         clean(prog, tag, case)
     clean(prog, tag, "rows")  # a row past its end, inside the array

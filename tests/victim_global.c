@@ -40,7 +40,7 @@ static int bad;
 static int file_fd; /* a 10-byte file */
 static int null_fd; /* /dev/null */
 static ssize_t ret;
-static volatile size_t k_hdr = 32, k_table = 24, k_grid = 40, k_banner = 16, k_lib = 40, k_iov = 16;
+static volatile size_t k_hdr = 32, k_table = 24, k_grid = 40, k_banner = 16, k_lib = 40, k_iov = 16, k_hidden = 16;
 
 STATIC char hdr[32];                                          /* .bss */
 STATIC char table[24] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}; /* .data */
@@ -149,6 +149,36 @@ CASE(lib)
 	SITE(); ret = read(file_fd, p, bad ? 80 : k_lib);
 }
 
+/* The library read into, closed, opened again (maybe elsewhere), read
+ * into with the mode's count. */
+CASE(lib_reopen)
+{
+	const char *path = getenv("RWC_GLOBLIB");
+	void *h = path ? dlopen(path, RTLD_NOW) : NULL;
+	char *(*get)(void) = h ? (char *(*)(void))dlsym(h, "globlib_buffer") : NULL;
+	char *p;
+
+	if (!get || read(file_fd, get(), 40) != 10 || lseek(file_fd, 0, SEEK_SET) != 0 || dlclose(h) != 0)
+		exit(97);
+	h = dlopen(path, RTLD_NOW);
+	get = h ? (char *(*)(void))dlsym(h, "globlib_buffer") : NULL;
+	if (!get)
+		exit(97);
+	p = get();
+	object("globlib_buf", p, 40);
+	SITE(); ret = read(file_fd, p, bad ? 80 : k_lib);
+}
+
+/* Static in every build: without .symtab no symbol covers it (no
+ * verdict); with it, it is judged like the others. */
+static char hidden[16];
+
+CASE(hidden)
+{
+	object("hidden", hidden, sizeof hidden);
+	SITE(); ret = read(file_fd, hidden, bad ? 48 : k_hidden);
+}
+
 /* Never a report: a size-0 object, a TLS variable. */
 CASE(zero)
 {
@@ -217,7 +247,7 @@ static const struct {
 	void (*fn)(void);
 } cases[] = {
 #define E(n) {#n, c_##n}
-	E(bss), E(data), E(rows), E(rodata), E(readv), E(warm), E(lib), E(zero), E(tls), E(handler), E(overlap), E(threads),
+	E(bss), E(data), E(rows), E(rodata), E(readv), E(warm), E(lib), E(lib_reopen), E(hidden), E(zero), E(tls), E(handler), E(overlap), E(threads),
 #undef E
 };
 

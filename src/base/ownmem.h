@@ -20,10 +20,12 @@
 enum rwc_own_part {
 	RWC_OWN_SNAP,   /* snapshot.c: two snapshots and the maps scan buffer */
 	RWC_OWN_REPORT, /* report.c: the report scratch */
+	RWC_OWN_GLOBALS, /* elfobjs.c: the modules' objects, and room to read them */
 	RWC_OWN_NPARTS
 };
 #define RWC_OWN_SNAP_SIZE ((size_t)0x1491000)
 #define RWC_OWN_REPORT_SIZE ((size_t)0x4b000)
+#define RWC_OWN_GLOBALS_SIZE ((size_t)0x400000)
 
 /* Where each part starts once the memory is mapped (rwc_ownmem_get()
  * returned 1, or rwc_ownmem_ready()); NULL before, and for good where it

@@ -1,6 +1,6 @@
 /* elfobjs.c: a module's data objects from its ELF file (see elfobjs.h).
- * Reads the file with pread() into the library's own heap (no stdio, no
- * libelf); sorts and merges in place.  Allocates: never in a signal
+ * Reads the file with pread() into the library's own memory (no stdio,
+ * no libelf); sorts and merges in place.  Allocates: never in a signal
  * handler.  rwc_gobj_find is pure and async-signal-safe. */
 #include "config.h"
 
@@ -12,18 +12,24 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/ownmem.h"
+#include "base/real.h"
+#include "frames/keepout.h"
 #include "mapview/mapview.h"
 #include "mapview/ownheap.h"
+#include "mapview/tcache.h"
 
 #define MAX_TABLE ((size_t)256 << 20) /* a symbol or string table larger: not read */
 #define CHUNK 2048                    /* symbols read at a time */
 
+/* The real pread: the library's own reads neither pass the checks nor
+ * displace the program's buffers from the thread's cache of good ranges. */
 static int rd(int fd, void *buf, size_t n, uint64_t off)
 {
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t r = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
+		ssize_t r = REAL(pread)(fd, (char *)buf + got, n - got, (off_t)(off + got));
 
 		if (r <= 0)
 			return -1;
@@ -32,21 +38,97 @@ static int rd(int fd, void *buf, size_t n, uint64_t off)
 	return 0;
 }
 
-static void *take(size_t n)
+/* A load's memory: the part of own memory for globals (ownmem.h), kept
+ * blocks from its bottom up, scratch from its top down (all given back
+ * by rwc_elf_load_end); past it, the own heap, whose new mappings must
+ * not land in the program's holes: then the load holds them (keepout.h). */
+static struct {
+	size_t kept, scratch; /* bytes of the part in use at each end */
+	int kept_out;         /* this load holds the program's holes */
+} A;
+
+static void *alloc(size_t n, int keep)
 {
-	return n ? rwc_ownheap_alloc(n, 16) : NULL;
+	char *part = rwc_ownmem_part(RWC_OWN_GLOBALS);
+
+	n = (n + 15) & ~(size_t)15;
+	if (!n)
+		return NULL;
+	if (part && n <= RWC_OWN_GLOBALS_SIZE - A.kept - A.scratch) {
+		if (keep) {
+			A.kept += n;
+			return part + A.kept - n;
+		}
+		A.scratch += n;
+		return part + RWC_OWN_GLOBALS_SIZE - A.scratch;
+	}
+	if (!A.kept_out) {
+		rwc_keepout_begin();
+		A.kept_out = 1;
+	}
+	return rwc_ownheap_alloc(n, 16);
 }
 
-/* The file's ELF header and program headers are those mapped at START. */
+static void *take(size_t n)
+{
+	return alloc(n, 0);
+}
+
+/* Scratch of the part is given back all at once, at the end of the load. */
+static void give(void *p)
+{
+	char *part = rwc_ownmem_part(RWC_OWN_GLOBALS);
+
+	if (p && !(part && (char *)p >= part && (char *)p < part + RWC_OWN_GLOBALS_SIZE))
+		rwc_ownheap_free(p);
+}
+
+void *rwc_elf_keep(size_t n)
+{
+	return alloc(n, 1);
+}
+
+void rwc_elf_load_end(void)
+{
+	A.scratch = 0;
+	if (A.kept_out)
+		rwc_keepout_end();
+	A.kept_out = 0;
+}
+
+/* [p, p+n) readable, asked without changing the thread's cache of good
+ * ranges (tcache.h): the program's buffers stay in it. */
+static int readable(uintptr_t p, size_t n)
+{
+	struct rwc_tcache keep[RWC_TCACHE_N];
+	unsigned next = rwc_tcache_next;
+	struct rwc_verdict v;
+	int ok;
+
+	memcpy(keep, rwc_tcache, sizeof keep);
+	ok = rwc_map_verdict(p, n, RWC_NEED_READ, &v) == RWC_OK;
+	for (int i = 0; i < RWC_TCACHE_N; i++) {
+		rwc_tcache[i].gen = 0; /* invalid while restored: a signal handler may look */
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		rwc_tcache[i].lo = keep[i].lo;
+		rwc_tcache[i].hi = keep[i].hi;
+		rwc_tcache[i].ok = keep[i].ok;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		rwc_tcache[i].gen = keep[i].gen;
+	}
+	rwc_tcache_next = next;
+	return ok;
+}
+
+/* The file's ELF header and program headers are those mapped at START
+ * (loads are serialized: the buffer is static, off the thread's stack). */
 static int same_image(int fd, const ElfW(Ehdr) *eh, uintptr_t start)
 {
-	struct rwc_verdict v;
 	size_t phsz = (size_t)eh->e_phnum * sizeof(ElfW(Phdr));
-	char ph[64 * sizeof(ElfW(Phdr))];
+	static char ph[64 * sizeof(ElfW(Phdr))];
 
 	if (eh->e_phentsize != sizeof(ElfW(Phdr)) || eh->e_phnum > 64 || eh->e_phoff > 4096 ||
-	    rd(fd, ph, phsz, eh->e_phoff) != 0 ||
-	    rwc_map_verdict(start, eh->e_phoff + phsz, RWC_NEED_READ, &v) != RWC_OK)
+	    rd(fd, ph, phsz, eh->e_phoff) != 0 || !readable(start, eh->e_phoff + phsz))
 		return 0;
 	return memcmp((const void *)start, eh, sizeof *eh) == 0 &&
 	       memcmp((const void *)(start + eh->e_phoff), ph, phsz) == 0;
@@ -117,7 +199,7 @@ static size_t collect(const struct tables *t, const ElfW(Shdr) *sym, struct rwc_
 			k++;
 		}
 	}
-	rwc_ownheap_free(buf);
+	give(buf);
 	return k;
 }
 
@@ -174,7 +256,7 @@ static size_t finish(const struct tables *t, struct rwc_gobj *o, size_t n, struc
 
 	for (size_t i = 0; i < n; i++)
 		names += strnlen(t->str + (uintptr_t)o[i].name, t->strsz - (uintptr_t)o[i].name) + 1;
-	if (!(res = take(n * sizeof *res + names)))
+	if (!(res = rwc_elf_keep(n * sizeof *res + names)))
 		return 0;
 	p = (char *)(res + n);
 	for (size_t i = 0; i < n; i++) {
@@ -211,10 +293,8 @@ static size_t from_tables(struct tables *t, struct rwc_gobj **out)
 	if (t->str && o && rd(t->fd, t->str, t->strsz, str->sh_offset) == 0 &&
 	    (n = collect(t, sym, o)) > 0)
 		n = finish(t, o, sort_merge(o, n), out);
-	if (t->str)
-		rwc_ownheap_free(t->str);
-	if (o)
-		rwc_ownheap_free(o);
+	give(t->str);
+	give(o);
 	return n;
 }
 
@@ -234,8 +314,7 @@ size_t rwc_elf_objects(const char *path, uintptr_t bias, uintptr_t start, uintpt
 		t.sh = take(t.nsh * sizeof *t.sh);
 		if (t.sh && rd(t.fd, t.sh, t.nsh * sizeof *t.sh, eh.e_shoff) == 0)
 			n = from_tables(&t, out);
-		if (t.sh)
-			rwc_ownheap_free(t.sh);
+		give(t.sh);
 	}
 	close(t.fd);
 	return n;

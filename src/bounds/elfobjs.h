@@ -1,8 +1,8 @@
 /* elfobjs.h: a module's data objects from its ELF file: every STT_OBJECT
  * symbol with a size, outside TLS and code, from .symtab where the file
- * has one, else .dynsym; sorted by address, in the library's own heap
- * (ownheap.h).  Loads allocate and read the file: never in a signal
- * handler; the caller serializes them. */
+ * has one, else .dynsym; sorted by address, in the library's own memory
+ * (ownmem.h's part for them, else the own heap).  Loads allocate and read
+ * the file: never in a signal handler; the caller serializes them. */
 #ifndef RWC_ELFOBJS_H
 #define RWC_ELFOBJS_H
 
@@ -14,6 +14,13 @@ struct rwc_gobj {
 	uintptr_t lo, hi;
 	const char *name;
 };
+
+/* Memory that stays (names of modules), for a load: from the part of own
+ * memory for globals, else the own heap.  Every load, this included,
+ * ends with rwc_elf_load_end (the scratch given back, the program's
+ * holes no longer held). */
+void *rwc_elf_keep(size_t n);
+void rwc_elf_load_end(void);
 
 /* The objects of the module whose file is PATH, loaded at BIAS (the
  * link map's l_addr) over [START, END) (_dl_find_object's extent), each

@@ -15,14 +15,10 @@
 
 #include "bounds/elfobjs.h"
 #include "base/context.h"
-#include "frames/keepout.h"
-#include "mapview/ownheap.h"
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
-TLS uint64_t rwc_gcache_gen;
-TLS unsigned rwc_gcache_last;
-TLS struct rwc_gcache rwc_gcache[RWC_GCACHE_N];
+TLS struct rwc_gcache_set rwc_gcache;
 
 #ifdef DLFO_STRUCT_HAS_EH_DBASE /* glibc 2.35+: _dl_find_object */
 
@@ -40,30 +36,43 @@ struct gmod {
 static struct gmod mods[NMOD];
 static unsigned nmods; /* published: mods[0..nmods) are filled */
 
-/* Remembers [lo, hi) as good: WHOLE, an object; else a run without
- * objects.  A signal handler that interrupts this sees no entry being
- * filled: its span is 0 until the rest is written. */
-static void remember(uintptr_t lo, uintptr_t hi, int whole)
+/* Writes E; a signal handler that interrupts this sees it empty (span 0)
+ * until the rest is written. */
+static void put(struct rwc_gcache *e, uintptr_t lo, uintptr_t span, uintptr_t lim)
 {
-	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
-	struct rwc_gcache *e;
-
-	if (rwc_gcache_gen != g) { /* a new generation: the old entries go */
-		rwc_gcache_gen = 0;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		for (int i = 0; i < RWC_GCACHE_N; i++)
-			rwc_gcache[i].span = 0;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		rwc_gcache_gen = g;
-	}
-	rwc_gcache_last = (rwc_gcache_last + 1) % RWC_GCACHE_N;
-	e = &rwc_gcache[rwc_gcache_last];
 	e->span = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	e->lo = lo;
-	e->lim = whole ? hi : UINTPTR_MAX;
+	e->lim = lim;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	e->span = hi - lo;
+	e->span = span;
+}
+
+/* Remembers [lo, hi) as good under generation G, read before what told
+ * it (a change since leaves it invalid at once), as the first entry (the
+ * others move down, the last goes): WHOLE, an object; else a run without
+ * objects. */
+static void same_gen(struct rwc_gcache_set *c, uint64_t g)
+{
+	if (c->gen != g) { /* a new generation: the old entries go */
+		c->gen = 0;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		for (int i = 0; i < RWC_GCACHE_N; i++)
+			c->e[i].span = 0;
+		c->none.span = 0;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		c->gen = g;
+	}
+}
+
+static void remember(uintptr_t lo, uintptr_t hi, int whole, uint64_t g)
+{
+	struct rwc_gcache_set *c = &rwc_gcache;
+
+	same_gen(c, g);
+	for (int i = RWC_GCACHE_N - 1; i > 0; i--)
+		put(&c->e[i], c->e[i - 1].lo, c->e[i - 1].span, c->e[i - 1].lim);
+	put(&c->e[0], lo, hi - lo, whole ? hi : UINTPTR_MAX);
 }
 
 /* The known module that is D's (the same image and link map, a link map
@@ -86,11 +95,12 @@ static const struct gmod *known(const struct dl_find_object *d)
 
 /* A is in no module's image; images start on page boundaries, so none
  * is before the next one. */
-static void no_image(uintptr_t a)
+static void no_image(uintptr_t a, uint64_t g)
 {
 	uintptr_t next = (a | 4095) + 1;
 
-	remember(a, next > a ? next : UINTPTR_MAX, 0);
+	same_gen(&rwc_gcache, g);
+	put(&rwc_gcache.none, a, (next > a ? next : UINTPTR_MAX) - a, UINTPTR_MAX);
 }
 
 /* Where A lies: -1 in no module's image (the cache told), 0 in a module
@@ -98,22 +108,24 @@ static void no_image(uintptr_t a)
  * *IDX its object holding A, or -1: the cache told of the gap). */
 static int locate(uintptr_t a, struct dl_find_object *d, const struct gmod **m, long *idx)
 {
+	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
 	uintptr_t glo, ghi;
 
 	if (_dl_find_object((void *)a, d) != 0) {
-		no_image(a);
+		no_image(a, g);
 		return -1;
 	}
 	if (!(*m = known(d)))
 		return 0;
 	*idx = rwc_gobj_find((*m)->obj, (*m)->n, a, (*m)->start, (*m)->end, &glo, &ghi);
 	if (*idx < 0)
-		remember(glo, ghi, 0);
+		remember(glo, ghi, 0, g);
 	return 1;
 }
 
 /* rwc_glob_good for A in D's image. */
-static __attribute__((noinline)) int in_module(uintptr_t a, size_t n, struct dl_find_object *d)
+static __attribute__((noinline)) int in_module(uintptr_t a, size_t n, struct dl_find_object *d,
+						uint64_t g)
 {
 	const struct gmod *m = known(d);
 	uintptr_t glo, ghi;
@@ -123,29 +135,30 @@ static __attribute__((noinline)) int in_module(uintptr_t a, size_t n, struct dl_
 		return 0;
 	i = rwc_gobj_find(m->obj, m->n, a, m->start, m->end, &glo, &ghi);
 	if (i < 0) {
-		remember(glo, ghi, 0);
+		remember(glo, ghi, 0, g);
 		return 1;
 	}
 	if (n > m->obj[i].hi - a)
 		return 0;
-	remember(m->obj[i].lo, m->obj[i].hi, 1);
+	remember(m->obj[i].lo, m->obj[i].hi, 1, g);
 	return 1;
 }
 
 int rwc_glob_good(uintptr_t a, size_t n)
 {
+	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
 	struct dl_find_object d;
 
 	if (_dl_find_object((void *)a, &d) != 0) {
-		no_image(a);
+		no_image(a, g);
 		return 1;
 	}
-	return in_module(a, n, &d);
+	return in_module(a, n, &d, g);
 }
 
 static char *dup_own(const char *s, size_t len)
 {
-	char *p = rwc_ownheap_alloc(len + 1, 16);
+	char *p = rwc_elf_keep(len + 1);
 
 	if (p) {
 		memcpy(p, s, len);
@@ -154,14 +167,15 @@ static char *dup_own(const char *s, size_t len)
 	return p;
 }
 
-/* Reads D's module's objects into a new slot (under the load lock). */
+/* Reads D's module's objects into a new slot (under the load lock; its
+ * buffers are static, not on a thread's stack that may be small). */
 static void load(const struct dl_find_object *d)
 {
 	const struct link_map *lm = d->dlfo_link_map;
 	const char *name = lm && lm->l_name ? lm->l_name : "";
 	unsigned n = __atomic_load_n(&nmods, __ATOMIC_ACQUIRE);
 	struct gmod *m = &mods[n];
-	char exe[PATH_MAX];
+	static char exe[PATH_MAX];
 	ssize_t len;
 
 	if (n >= NMOD || !lm || known(d))
@@ -200,18 +214,13 @@ enum rwc_problem rwc_glob_check(uintptr_t a, size_t n, struct rwc_bounds *b, uin
 	int r = locate(a, &d, &m, &i);
 
 	if (r == 0 && rwc_load_lock()) {
-		rwc_keepout_begin(); /* the own heap grows: not into the program's holes */
 		load(&d);
-		rwc_keepout_end();
+		rwc_elf_load_end();
 		rwc_load_unlock();
 		r = locate(a, &d, &m, &i);
 	}
-	if (r <= 0 || i < 0)
-		return RWC_OK;
-	if (end <= m->obj[i].hi) {
-		remember(m->obj[i].lo, m->obj[i].hi, 1);
-		return RWC_OK;
-	}
+	if (r <= 0 || i < 0 || end <= m->obj[i].hi)
+		return RWC_OK; /* the fast path's next look fills the cache */
 	memset(b, 0, sizeof *b);
 	b->kind = RWC_HOLDER_GLOBAL;
 	b->lo = m->obj[i].lo;

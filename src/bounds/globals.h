@@ -25,28 +25,32 @@ struct rwc_gcache {
 	uintptr_t lo, span, lim;
 };
 
-/* The entries hold for the map view's generation rwc_gcache_gen (0:
- * none); rwc_gcache_last is the one filled last (looked at first). */
-extern __thread uint64_t rwc_gcache_gen __attribute__((tls_model("initial-exec")));
-extern __thread unsigned rwc_gcache_last __attribute__((tls_model("initial-exec")));
-extern __thread struct rwc_gcache rwc_gcache[RWC_GCACHE_N] __attribute__((tls_model("initial-exec")));
+/* A thread's ranges, all of the map view's generation GEN (0: none):
+ * outside every image NONE (the last page found so: heap and stack
+ * buffers, looked at first); in modules' images E, the last one found
+ * first.  One TLS object: one address to compute. */
+struct rwc_gcache_set {
+	uint64_t gen;
+	struct rwc_gcache e[RWC_GCACHE_N];
+	struct rwc_gcache none;
+};
+
+extern __thread struct rwc_gcache_set rwc_gcache __attribute__((tls_model("initial-exec")));
 
 /* [a, a+n) known good from this thread's cache (n > 0).  Entries of one
- * generation never overlap but for copies of one object: the first that
+ * generation never overlap but for copies of one range: the first that
  * holds A decides. */
 static inline int rwc_glob_fast(uintptr_t a, size_t n)
 {
-	const struct rwc_gcache *e = &rwc_gcache[rwc_gcache_last];
+	const struct rwc_gcache_set *c = &rwc_gcache;
 
-	if (rwc_gcache_gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE))
+	if (c->gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE))
 		return 0;
-	if (a - e->lo < e->span)
-		return n <= e->lim - a;
-	for (int i = 0; i < RWC_GCACHE_N; i++) {
-		e = &rwc_gcache[i];
+	if (a - c->none.lo < c->none.span)
+		return 1;
+	for (const struct rwc_gcache *e = c->e; e < c->e + RWC_GCACHE_N; e++)
 		if (a - e->lo < e->span)
 			return n <= e->lim - a;
-	}
 	return 0;
 }
 
@@ -54,15 +58,14 @@ static inline int rwc_glob_fast(uintptr_t a, size_t n)
  * each buffer in it is good. */
 static inline int rwc_glob_fast_span(uintptr_t lo, uintptr_t hi)
 {
-	if (rwc_gcache_gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE))
-		return 0;
-	for (int i = 0; i < RWC_GCACHE_N; i++) {
-		const struct rwc_gcache *e = &rwc_gcache[i];
+	const struct rwc_gcache_set *c = &rwc_gcache;
 
-		if (lo - e->lo < e->span && hi - e->lo <= e->span)
+	if (c->gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE))
+		return 0;
+	for (int i = 0; i < RWC_GCACHE_N; i++)
+		if (lo - c->e[i].lo < c->e[i].span && hi - c->e[i].lo <= c->e[i].span)
 			return 1;
-	}
-	return 0;
+	return lo - c->none.lo < c->none.span && hi - c->none.lo <= c->none.span;
 }
 
 /* 1: [a, a+n) is good for the global check (not in an object, or in one
