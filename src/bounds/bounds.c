@@ -10,6 +10,9 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include "mapview/tcache.h"
 #include "bounds/chunk.h"
@@ -18,6 +21,7 @@
 #include "frames/stackwalk.h"
 #include "bounds/globals.h"
 #include "base/context.h"
+#include "base/real.h"
 #include "frames/dwvars.h"
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
@@ -74,6 +78,28 @@ static void block_at(struct rwc_heap_block *h, uintptr_t p, size_t u)
 /* RWC_OK, RWC_HEAP_OVERFLOW or RWC_USE_AFTER_FREE (what holds the buffer
  * in B, the bad bytes [*BLO, *BHI)); in the fast path (FULL 0) also
  * HEAP_UNSURE.  Blocks are judged by the bytes the program asked for. */
+/* The usable bytes of the freed block at P, read from its header with
+ * the kernel's help (process_vm_readv on this process: a fault is an
+ * error, not a signal): glibc gives freed memory back with its own munmap
+ * (a freed mmapped chunk, an arena heap trimmed), which no interposed call
+ * shows the map view, so a view that calls it readable may be stale.  The
+ * fast path (FULL 0) leaves it to the full check: UNKNOWN. */
+static size_t freed_usable(uintptr_t p, int full)
+{
+	uintptr_t word;
+	struct iovec here = {&word, sizeof word}, there = {(void *)(p - sizeof word), sizeof word};
+	int e = errno;
+	long r;
+
+	if (!full)
+		return UNKNOWN;
+	if (p < RWC_CHUNK_HDR)
+		return 0;
+	r = REAL(syscall)(SYS_process_vm_readv, (long)REAL(syscall)(SYS_getpid), &here, 1L, &there, 1L, 0L);
+	errno = e;
+	return r == (long)sizeof word ? rwc_chunk_usable(word) : 0;
+}
+
 __thread uintptr_t rwc_hblock[RWC_HBLOCKS] __attribute__((tls_model("initial-exec")));
 static TLS unsigned hblock_next;
 
@@ -92,7 +118,7 @@ static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uin
 		return HEAP_UNSURE;
 	if (!ls || p - live >= ls) {
 		freed = rwc_hm_prev(p, 1, live);
-		if (freed > live && (fs = chunk_usable(freed, full)) == UNKNOWN)
+		if (freed > live && (fs = freed_usable(freed, full)) == UNKNOWN)
 			return HEAP_UNSURE;
 	}
 	block_at(&lb, live, ls);
@@ -221,6 +247,8 @@ int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc)
 	struct rwc_bounds b = {.kind = RWC_HOLDER_NONE};
 	uintptr_t lo, hi;
 
+	if ((on & RWC_CHECK_STACK) && sp0 && p >= sp0 && stack_known(p, range_end(p, n), sp0, pc))
+		return 1; /* in a frame this thread walked */
 	if ((on & RWC_CHECK_HEAP) && heap(p, n, &b, &lo, &hi, 0) != RWC_OK)
 		return 0;
 	if ((on & RWC_CHECK_STACK) && !stack_known(p, range_end(p, n), sp0, pc))
@@ -238,6 +266,8 @@ enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_
 	b->kind = RWC_HOLDER_NONE;
 	if (n == 0)
 		return RWC_OK;
+	if ((on & RWC_CHECK_STACK) && sp0 && p >= sp0 && stack_known(p, range_end(p, n), sp0, pc))
+		return RWC_OK; /* in a frame this thread walked */
 	if ((on & RWC_CHECK_HEAP) && (pr = heap(p, n, b, bad_lo, bad_hi, 1)) != RWC_OK)
 		return pr;
 	in_block = b->kind == RWC_HOLDER_BLOCK; /* not a global */

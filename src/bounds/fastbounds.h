@@ -55,18 +55,19 @@ static inline __attribute__((always_inline)) int rwc_bounds_fast_on(unsigned on,
 
 	if (RWC_LIKELY(!on) || n == 0)
 		return 1;
+	/* a stack buffer in a frame this thread just walked: proven so, even
+	 * where the stack lies in a heap block (sigaltstack) */
+	if ((on & RWC_CHECK_STACK) && a >= (uintptr_t)sp0 && n <= UINTPTR_MAX - a &&
+	    rwc_stack_cached(a, a + n, (uintptr_t)sp0, (uintptr_t)pc))
+		return 1;
 	if ((on & RWC_CHECK_HEAP) && !rwc_hm_nothing_below(a)) {
 		if (!rwc_heap_quick(a, n))
 			return rwc_bounds_good(a, n, (uintptr_t)sp0, (uintptr_t)pc);
-		in_heap = 1; /* not a global; a stack may be in a heap block (sigaltstack) */
+		in_heap = 1; /* not a global */
 	}
-	if ((on & RWC_CHECK_STACK) && a >= (uintptr_t)sp0) {
-		/* a stack buffer in a frame this thread just walked */
-		if (n <= UINTPTR_MAX - a && rwc_stack_cached(a, a + n, (uintptr_t)sp0, (uintptr_t)pc))
-			return 1;
-	} else if (in_heap || !(on & RWC_CHECK_GLOBAL) || rwc_glob_fast(a, n)) {
+	if (!((on & RWC_CHECK_STACK) && a >= (uintptr_t)sp0) &&
+	    (in_heap || !(on & RWC_CHECK_GLOBAL) || rwc_glob_fast(a, n)))
 		return 1;
-	}
 	return rwc_bounds_good(a, n, (uintptr_t)sp0, (uintptr_t)pc);
 }
 
