@@ -23,7 +23,7 @@ enum rwc_own_part {
 	RWC_OWN_NPARTS
 };
 #define RWC_OWN_SNAP_SIZE ((size_t)0x1491000)
-#define RWC_OWN_REPORT_SIZE ((size_t)0x4b000)
+#define RWC_OWN_REPORT_SIZE ((size_t)0x50000)
 
 /* Where each part starts once the memory is mapped (rwc_ownmem_get()
  * returned 1, or rwc_ownmem_ready()); NULL before, and for good where it

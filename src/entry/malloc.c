@@ -7,7 +7,9 @@
  * allocator is not glibc's malloc, or RWCHECK_CHECKS leaves the heap check
  * out, blocks are no longer recorded (rwc_heap_track, set by call.c).
  * While dlsym binds one of these (rwc_binding), allocations come from a
- * small static pool that is never freed. */
+ * small static pool that is never freed.  Each block's allocation and
+ * free sites go to the heap map (sites.h ids); freed glibc blocks go to
+ * the quarantine (quarantine.h) and to the real free when they come out. */
 #include "config.h"
 #undef _FORTIFY_SOURCE
 
@@ -24,6 +26,8 @@
 #include "bounds/depot.h"
 #include "base/guard.h"
 #include "bounds/heapmap.h"
+#include "bounds/quarantine.h"
+#include "bounds/sites.h"
 #include "entry/mapwatch.h"
 #include "mapview/ownheap.h"
 #include "base/real.h"
@@ -152,6 +156,15 @@ static uintptr_t origin_of(uintptr_t caller)
 	return caller;
 }
 
+/* The site id (sites.h) of a call from CALLER: its trace with
+ * RWCHECK_HEAP_ORIGINS above 1, else the call site; 0 with sites off. */
+static inline uint32_t site_of(uintptr_t caller)
+{
+	int o = rwc_hm_origins;
+
+	return o ? rwc_site_id(o > 1 ? origin_of(caller) : caller) : 0;
+}
+
 /* Inside the library (rwc_depth), blocks come from its own heap
  * (ownheap.h); NULL when that cannot serve (the program's then does). */
 #define OWN(n, al) (RWC_UNLIKELY(rwc_depth) ? rwc_ownheap_alloc((n), (al)) : NULL)
@@ -179,8 +192,77 @@ static inline void live_req_(void *r, size_t req, uintptr_t caller, void *f)
 		return;
 	if (req != SIZE_MAX && !next_is_glibc(f))
 		req = SIZE_MAX; /* no header to read: the usable size stands */
-	rwc_hm_live_req((uintptr_t)r, rwc_hm_origins > 1 ? origin_of(caller) : caller, req,
+	rwc_hm_live_req((uintptr_t)r, site_of(caller), req,
 			req == SIZE_MAX ? 0 : rwc_chunk_usable(rwc_chunk_word((uintptr_t)r)));
+}
+
+/* ---- the quarantine: only blocks the heap map has live (glibc's, from
+ * these wrappers), and only while glibc serves */
+
+static inline int quarantining(void)
+{
+	return __atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED) &&
+	       __atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED) && next_is_glibc((void *)REAL(free));
+}
+
+/* Gives the glibc block P to the real free, telling the view what that
+ * unmaps (its freed mark and sites stay: the quarantine set them). */
+static void release(void *p)
+{
+	uintptr_t lo = 0, hi = 0;
+	int m = rwc_watch_chunk(p, &lo, &hi);
+
+	REAL(free)(p);
+	rwc_watch_freed(m, lo, hi, 0);
+}
+
+/* Releases OUT (from rwc_q_put) and whatever the quarantine holds past
+ * its limit, oldest first. */
+static void give_back(void *out)
+{
+	if (out)
+		release(out);
+	while ((out = rwc_q_take()))
+		release(out);
+}
+
+/* Frees P through the quarantine when it takes it: 1 when done (held, or
+ * a repeated free of a block it holds, ignored: it is given back once). */
+static int q_free(void *p, uintptr_t caller)
+{
+	if (!p || !quarantining())
+		return 0;
+	if (rwc_hm_live_at((uintptr_t)p)) {
+		if (!rwc_q_wants(rwc_q_chunk_size((uintptr_t)p)) || !rwc_hm_hold((uintptr_t)p, site_of(caller)))
+			return 0;
+		give_back(rwc_q_put(p));
+		return 1;
+	}
+	return rwc_hm_was_freed((uintptr_t)p) && rwc_q_age((uintptr_t)p);
+}
+
+/* realloc growing P (live, glibc's) to N bytes with the quarantine on: a
+ * new block, the old one's usable bytes copied, the old one held (so that
+ * its old address reads as freed).  *DONE 0 when this does not apply. */
+static void *q_move(void *p, size_t n, uintptr_t caller, int *done)
+{
+	size_t u;
+	void *r;
+
+	*done = 0;
+	if (!n || !quarantining() || !rwc_hm_live_at((uintptr_t)p))
+		return NULL;
+	u = rwc_chunk_usable(rwc_chunk_word((uintptr_t)p));
+	if (n <= u || !rwc_q_wants(rwc_q_chunk_size((uintptr_t)p)))
+		return NULL; /* in place, or too large to hold */
+	*done = 1;
+	if (!(r = REAL(malloc)(n)))
+		return NULL;
+	memcpy(r, p, u);
+	live_req(r, n, caller, REAL(malloc));
+	if (rwc_hm_hold((uintptr_t)p, site_of(caller)))
+		give_back(rwc_q_put(p));
+	return r;
 }
 
 ENTRY void *malloc(size_t n)
@@ -214,12 +296,12 @@ ENTRY void *calloc(size_t k, size_t n)
 /* Before the block at P is released (free, or realloc that may move it):
  * what the release unmaps, and the heap map told first, since another
  * thread may be handed the block as soon as it is free. */
-static int releasing(void *p, uintptr_t *lo, uintptr_t *hi)
+static int releasing(void *p, uintptr_t *lo, uintptr_t *hi, uintptr_t caller)
 {
 	int m = rwc_watch_chunk(p, lo, hi);
 
-	if (p && __atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED))
-		rwc_hm_freed((uintptr_t)p, m == 0); /* an unmapped block leaves no freed block */
+	if (p && __atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED)) /* an unmapped block leaves no freed block */
+		rwc_hm_freed((uintptr_t)p, m == 0, m == 0 ? site_of(caller) : 0);
 	return m;
 }
 
@@ -235,8 +317,10 @@ ENTRY void free(void *p)
 		rwc_ownheap_free(p);
 		return;
 	}
+	if (q_free(p, CALLER))
+		return;
 	f = REAL(free);
-	m = releasing(p, &lo, &hi);
+	m = releasing(p, &lo, &hi, CALLER);
 	f(p);
 	rwc_watch_freed(m, lo, hi, 0);
 }
@@ -284,6 +368,7 @@ static void *resize(void *p, size_t n, void *r, int m, uintptr_t lo, uintptr_t h
 ENTRY void *realloc(void *p, size_t n)
 {
 	uintptr_t lo = 0, hi = 0;
+	void *r;
 	int m;
 
 	if (RWC_UNLIKELY(in_pool(p)))
@@ -292,20 +377,25 @@ ENTRY void *realloc(void *p, size_t n)
 		return malloc(n);
 	if (RWC_UNLIKELY(rwc_depth) || rwc_ownheap_has(p))
 		return own_realloc(p, n);
-	m = releasing(p, &lo, &hi);
+	if ((r = q_move(p, n, CALLER, &m)) || m)
+		return r;
+	m = releasing(p, &lo, &hi, CALLER);
 	return resize(p, n, REAL(realloc)(p, n), m, lo, hi, CALLER);
 }
 
 ENTRY void *reallocarray(void *p, size_t k, size_t n)
 {
 	uintptr_t lo = 0, hi = 0;
-	int m;
+	void *r;
+	int m = 0;
 
 	if (RWC_UNLIKELY(in_pool(p)))
 		return overflows(k, n) ? NULL : pool_realloc(p, k * n);
 	if (p && (RWC_UNLIKELY(rwc_depth) || rwc_ownheap_has(p)) && !overflows(k, n))
 		return own_realloc(p, k * n);
-	m = p ? releasing(p, &lo, &hi) : 0;
+	if (p && !overflows(k, n) && ((r = q_move(p, k * n, CALLER, &m)) || m))
+		return r;
+	m = p ? releasing(p, &lo, &hi, CALLER) : 0;
 	return resize(p, overflows(k, n) ? SIZE_MAX : k * n, REAL(reallocarray)(p, k, n), m, lo, hi, CALLER);
 }
 

@@ -429,6 +429,29 @@ static void compiler_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 	rwc_fmt_str(o, " aborts the program\n");
 }
 
+/* Where the block was allocated and, freed, where it was freed and how
+ * many frees ago (the quarantine's count). */
+static void sites_text(struct rwc_fmt *o, long pid, const struct rwc_finding *f)
+{
+	if (f->origin) {
+		prefix(o, pid);
+		rwc_fmt_str(o, "  the block was allocated at:\n");
+		frame_lines(o, pid, f->origin, f->norigin);
+	}
+	if (f->bounds.kind != RWC_HOLDER_FREED || (!f->freed_at && !f->bounds.freed_ago))
+		return;
+	prefix(o, pid);
+	rwc_fmt_str(o, f->freed_at ? "  the block was freed at" : "  the block was freed");
+	if (f->bounds.freed_ago) {
+		rwc_fmt_str(o, " (");
+		rwc_fmt_u64(o, f->bounds.freed_ago);
+		rwc_fmt_str(o, f->bounds.freed_ago == 1 ? " free ago)" : " frees ago)");
+	}
+	rwc_fmt_str(o, f->freed_at ? ":\n" : "\n");
+	if (f->freed_at)
+		frame_lines(o, pid, f->freed_at, f->nfreed_at);
+}
+
 /* The block, frame or global that holds the buffer, and (heap) where it
  * was allocated. */
 static void bounds_text(struct rwc_fmt *o, long pid, const struct rwc_finding *f,
@@ -552,9 +575,6 @@ void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 	if (rwc_is_bounds_problem(f) && f->bounds.compiler_size)
 		compiler_text(o, pid, c, f);
 	frame_lines(o, pid, fr, nfr);
-	if (rwc_is_bounds_problem(f) && f->origin) {
-		prefix(o, pid);
-		rwc_fmt_str(o, "  the block was allocated at:\n");
-		frame_lines(o, pid, f->origin, f->norigin);
-	}
+	if (rwc_is_bounds_problem(f))
+		sites_text(o, pid, f);
 }
