@@ -8,8 +8,8 @@
  * out, blocks are no longer recorded (rwc_heap_track, set by call.c).
  * While dlsym binds one of these (rwc_binding), allocations come from a
  * small static pool that is never freed.  Each block's allocation and
- * free sites go to the heap map (sites.h ids); freed glibc blocks go to
- * the quarantine (quarantine.h) and to the real free when they come out. */
+ * free sites go to the heap map (sites.h ids); free and realloc go
+ * through the quarantine first (freeq.h). */
 #include "config.h"
 #undef _FORTIFY_SOURCE
 
@@ -26,8 +26,8 @@
 #include "bounds/depot.h"
 #include "base/guard.h"
 #include "bounds/heapmap.h"
-#include "bounds/quarantine.h"
 #include "bounds/sites.h"
+#include "entry/freeq.h"
 #include "entry/mapwatch.h"
 #include "mapview/ownheap.h"
 #include "base/real.h"
@@ -156,9 +156,7 @@ static uintptr_t origin_of(uintptr_t caller)
 	return caller;
 }
 
-/* The site id (sites.h) of a call from CALLER: its trace with
- * RWCHECK_HEAP_ORIGINS above 1, else the call site; 0 with sites off. */
-static inline uint32_t site_of(uintptr_t caller)
+uint32_t rwc_malloc_site(uintptr_t caller)
 {
 	int o = rwc_hm_origins;
 
@@ -169,9 +167,7 @@ static inline uint32_t site_of(uintptr_t caller)
  * (ownheap.h); NULL when that cannot serve (the program's then does). */
 #define OWN(n, al) (RWC_UNLIKELY(rwc_depth) ? rwc_ownheap_alloc((n), (al)) : NULL)
 
-/* Is F, the next allocator function just called, glibc's (its chunk
- * headers can be read)?  Asked once: the family comes from one module. */
-static int next_is_glibc(void *f)
+int rwc_malloc_next_glibc(void *f)
 {
 	static int g = -1;
 	int v = __atomic_load_n(&g, __ATOMIC_RELAXED);
@@ -183,87 +179,17 @@ static int next_is_glibc(void *f)
 	return v;
 }
 
-/* The block R just came from F, the next allocator's function, for a
- * request of REQ bytes (SIZE_MAX: keep what is recorded): record it. */
-#define live_req(r, req, caller, f) live_req_((r), (req), (caller), (void *)(f))
-static inline void live_req_(void *r, size_t req, uintptr_t caller, void *f)
+#define live_req(r, req, caller, f) rwc_malloc_record((r), (req), (caller), (void *)(f))
+void rwc_malloc_record(void *r, size_t req, uintptr_t caller, void *f)
 {
 	if (!r || !__atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED))
 		return;
-	if (req != SIZE_MAX && !next_is_glibc(f))
+	if (req != SIZE_MAX && !rwc_malloc_next_glibc(f))
 		req = SIZE_MAX; /* no header to read: the usable size stands */
-	rwc_hm_live_req((uintptr_t)r, site_of(caller), req,
+	rwc_hm_live_req((uintptr_t)r, rwc_malloc_site(caller), req,
 			req == SIZE_MAX ? 0 : rwc_chunk_usable(rwc_chunk_word((uintptr_t)r)));
 }
 
-/* ---- the quarantine: only blocks the heap map has live (glibc's, from
- * these wrappers), and only while glibc serves */
-
-static inline int quarantining(void)
-{
-	return __atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED) &&
-	       __atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED) && next_is_glibc((void *)REAL(free));
-}
-
-/* Gives the glibc block P to the real free, telling the view what that
- * unmaps (its freed mark and sites stay: the quarantine set them). */
-static void release(void *p)
-{
-	uintptr_t lo = 0, hi = 0;
-	int m = rwc_watch_chunk(p, &lo, &hi);
-
-	REAL(free)(p);
-	rwc_watch_freed(m, lo, hi, 0);
-}
-
-/* Releases OUT (from rwc_q_put) and whatever the quarantine holds past
- * its limit, oldest first. */
-static void give_back(void *out)
-{
-	if (out)
-		release(out);
-	while ((out = rwc_q_take()))
-		release(out);
-}
-
-/* Frees P through the quarantine when it takes it: 1 when done (held, or
- * a repeated free of a block it holds, ignored: it is given back once). */
-static int q_free(void *p, uintptr_t caller)
-{
-	if (!p || !quarantining())
-		return 0;
-	if (rwc_hm_live_at((uintptr_t)p)) {
-		if (!rwc_q_wants(rwc_q_chunk_size((uintptr_t)p)) || !rwc_hm_hold((uintptr_t)p, site_of(caller)))
-			return 0;
-		give_back(rwc_q_put(p));
-		return 1;
-	}
-	return rwc_hm_was_freed((uintptr_t)p) && rwc_q_age((uintptr_t)p);
-}
-
-/* realloc growing P (live, glibc's) to N bytes with the quarantine on: a
- * new block, the old one's usable bytes copied, the old one held (so that
- * its old address reads as freed).  *DONE 0 when this does not apply. */
-static void *q_move(void *p, size_t n, uintptr_t caller, int *done)
-{
-	size_t u;
-	void *r;
-
-	*done = 0;
-	if (!n || !quarantining() || !rwc_hm_live_at((uintptr_t)p))
-		return NULL;
-	u = rwc_chunk_usable(rwc_chunk_word((uintptr_t)p));
-	if (n <= u || !rwc_q_wants(rwc_q_chunk_size((uintptr_t)p)))
-		return NULL; /* in place, or too large to hold */
-	*done = 1;
-	if (!(r = REAL(malloc)(n)))
-		return NULL;
-	memcpy(r, p, u);
-	live_req(r, n, caller, REAL(malloc));
-	if (rwc_hm_hold((uintptr_t)p, site_of(caller)))
-		give_back(rwc_q_put(p));
-	return r;
-}
 
 ENTRY void *malloc(size_t n)
 {
@@ -301,7 +227,7 @@ static int releasing(void *p, uintptr_t *lo, uintptr_t *hi, uintptr_t caller)
 	int m = rwc_watch_chunk(p, lo, hi);
 
 	if (p && __atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED)) /* an unmapped block leaves no freed block */
-		rwc_hm_freed((uintptr_t)p, m == 0, m == 0 ? site_of(caller) : 0);
+		rwc_hm_freed((uintptr_t)p, m == 0, m == 0 ? rwc_malloc_site(caller) : 0);
 	return m;
 }
 
@@ -317,7 +243,7 @@ ENTRY void free(void *p)
 		rwc_ownheap_free(p);
 		return;
 	}
-	if (q_free(p, CALLER))
+	if (rwc_freeq_free(p, CALLER))
 		return;
 	f = REAL(free);
 	m = releasing(p, &lo, &hi, CALLER);
@@ -377,7 +303,7 @@ ENTRY void *realloc(void *p, size_t n)
 		return malloc(n);
 	if (RWC_UNLIKELY(rwc_depth) || rwc_ownheap_has(p))
 		return own_realloc(p, n);
-	if ((r = q_move(p, n, CALLER, &m)) || m)
+	if ((r = rwc_freeq_move(p, n, CALLER, &m)) || m)
 		return r;
 	m = releasing(p, &lo, &hi, CALLER);
 	return resize(p, n, REAL(realloc)(p, n), m, lo, hi, CALLER);
@@ -393,7 +319,7 @@ ENTRY void *reallocarray(void *p, size_t k, size_t n)
 		return overflows(k, n) ? NULL : pool_realloc(p, k * n);
 	if (p && (RWC_UNLIKELY(rwc_depth) || rwc_ownheap_has(p)) && !overflows(k, n))
 		return own_realloc(p, k * n);
-	if (p && !overflows(k, n) && ((r = q_move(p, k * n, CALLER, &m)) || m))
+	if (p && !overflows(k, n) && ((r = rwc_freeq_move(p, k * n, CALLER, &m)) || m))
 		return r;
 	m = p ? releasing(p, &lo, &hi, CALLER) : 0;
 	return resize(p, overflows(k, n) ? SIZE_MAX : k * n, REAL(reallocarray)(p, k, n), m, lo, hi, CALLER);
