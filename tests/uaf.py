@@ -84,11 +84,20 @@ def uaf(case, call, env=None, ago=True):
 
 
 for case, call in (("small_read", "read"), ("small_write", "write"), ("large_read", "read"),
-                   ("large_write", "write"), ("realloc_read", "read"), ("realloc_write", "write")):
+                   ("large_write", "write"), ("realloc_read", "read"), ("realloc_write", "write"),
+                   ("aligned_write", "write")):
     r = uaf(case, call)
     if case.startswith("realloc"):
         ok("moved 1" in r.stdout, "%s: the block moved" % case, r.describe())
     clean(case)
+
+# A block glibc gave without the library's wrappers is not held.
+r = Run([PROG, "unrecorded", "good"])
+ok(r.status == 0 and "again 1" in r.stdout and not r.reports,
+   "a block the library did not see allocated is not held: glibc hands it out again at once", r.describe())
+# A block larger than a quarter of the quarantine is not held: unmapped at once.
+r = Run([PROG, "large_write", "bad"], env={"RWCHECK_QUARANTINE": "600000"})
+check_report(r, "RWCHECK_QUARANTINE=600000 large_write bad", "write", "buf-unmapped", first=0, last=9)
 
 # Freed, held, given back, handed out again: only the new owner's block.
 r = clean("reused")

@@ -58,6 +58,36 @@ static void c_small_write(void) { freed(1, 100); }
 static void c_large_read(void) { freed(0, 200000); }  /* mmapped by glibc */
 static void c_large_write(void) { freed(1, 200000); }
 
+/* An aligned block (aligned_alloc, posix_memalign) freed, then written out. */
+static NOINLINE void c_aligned_write(void)
+{
+	char *p, *q = malloc(100);
+	void *r = NULL;
+
+	AT("alloc"); p = aligned_alloc(256, 512);
+	memset(p, 'x', 512);
+	printf("block %p\n", (void *)p);
+	AT("free"); free(p);
+	io(1, p, q);
+	if (posix_memalign(&r, 64, 300) == 0)
+		free(r);
+	free(q);
+}
+
+/* Blocks glibc gave without the library's wrappers (as from another
+ * allocator's view): never held, glibc has them back at once. */
+extern void *__libc_malloc(size_t);
+static NOINLINE void c_unrecorded(void)
+{
+	char *p = __libc_malloc(100), *q;
+
+	free(p);
+	q = __libc_malloc(100);
+	printf("again %d\n", p == q);
+	free(q);
+	ret = 0;
+}
+
 /* The old block of a realloc that moved. */
 static NOINLINE void moved(int wr)
 {
@@ -146,7 +176,7 @@ static const struct {
 } cases[] = {
 #define E(n) {#n, c_##n}
 	E(small_read), E(small_write), E(large_read), E(large_write), E(realloc_read), E(realloc_write),
-	E(reused), E(threads), E(fork),
+	E(reused), E(threads), E(fork), E(aligned_write), E(unrecorded),
 #undef E
 };
 
