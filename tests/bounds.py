@@ -233,8 +233,11 @@ ok([f.get("function") for f in at] == ["main", "__libc_start_call_main"],
    "RWCHECK_HEAP_ORIGINS=2: a block allocated before the first checked call has its origin too",
    r.describe())
 r = run(prog, "heap_malloc", "bad")
+ok(r.reports and (r.reports[0].get("region", {}).get("allocated_at") or [{}])[0].get("function") == "c_heap_malloc",
+   "by default the allocation site is recorded (c_heap_malloc)", r.describe())
+r = run(prog, "heap_malloc", "bad", env={"RWCHECK_HEAP_ORIGINS": "0"})
 ok(r.reports and "allocated_at" not in r.reports[0].get("region", {}),
-   "by default no allocation site is recorded", r.describe())
+   "RWCHECK_HEAP_ORIGINS=0: no allocation site", r.describe())
 
 # Another allocator, preloaded after and before the library: a stand-in
 # (tests/bump.c), and jemalloc and tcmalloc where installed (Debian's

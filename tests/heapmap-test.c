@@ -87,7 +87,7 @@ int main(void)
 				rwc_hm_live(starts[i], 0);
 				state[i] = 1;
 			} else if (r == 1 && state[i] == 1) {
-				rwc_hm_freed(starts[i], 1);
+				rwc_hm_freed(starts[i], 1, 0);
 				state[i] = 2;
 				was_freed[i] = 1;
 			}
@@ -174,15 +174,18 @@ int main(void)
 		rwc_hm_live(a + 8192, 0); /* no request known */
 		ok(rwc_hm_requested(a + 8192, 48) == 48, "a block with no request recorded: its usable size");
 		rwc_hm_live_req(a + 256, 0, 1000, 1254);
-		rwc_hm_freed(a + 256, 1);
+		rwc_hm_freed(a + 256, 1, 0);
 		rwc_hm_widen(a + 256);
 		ok(rwc_hm_requested(a + 256, 1254) == 1000, "a freed block keeps its request; widening it does nothing");
 		ok(rwc_hm_requested(0x700000000000ul, 64) == 64, "no leaf: the usable size");
 	}
 
 	rwc_hm_origins = 1;
-	rwc_hm_live(BASE + 4096, 0xabc0);
-	ok(rwc_hm_origin(BASE + 4096) == 0xabc0, "the origin of a block is kept");
+	rwc_hm_live(BASE + 4096, 0xabc);
+	ok(rwc_hm_sites(BASE + 4096) == 0xabc, "the allocation site of a block is kept");
+	ok(rwc_hm_hold(BASE + 4096, 0x123) && rwc_hm_sites(BASE + 4096) == 0x1230abc &&
+	   rwc_hm_was_freed(BASE + 4096) && !rwc_hm_live_at(BASE + 4096) && !rwc_hm_hold(BASE + 4096, 0x5),
+	   "held once: its free site kept beside the allocation's, freed, no longer live");
 	rwc_hm_origins = 0;
 
 	for (int i = 0; i < 20; i++)

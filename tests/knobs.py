@@ -18,6 +18,7 @@ BAD = {
     "RWCHECK_GEN_SUPPRESSIONS": ["-1", "on"],
     "RWCHECK_CHECKS": ["", "heap,", "maps,,heap", "-none", "stackz", "+", "\xff", "maps;heap"],
     "RWCHECK_HEAP_ORIGINS": ["17", "-1", "two", ""],
+    "RWCHECK_QUARANTINE": ["1073741825", "-1", "1M", ""],
 }
 for knob, values in BAD.items():
     for v in values:

@@ -83,7 +83,7 @@ struct rwc_bounds {
 	uintptr_t limit;    /* frame: first saved register or return address above
 	                     * the buffer, or cfa; others: hi */
 	size_t usable;      /* block: glibc's usable size (>= hi - lo), 0 unknown */
-	uintptr_t origin;   /* block: the call site that allocated it, or 0 */
+	uintptr_t origin;   /* block: the site key (sites.h) that allocated it, or 0 */
 	uintptr_t pc;       /* frame, variable: the frame's pc */
 	int index;          /* frame, variable: 0 for the caller of the I/O call, 1 its caller... */
 	/* Names: static storage or caches that live as long as the process;
@@ -97,6 +97,9 @@ struct rwc_bounds {
 	size_t compiler_size;  /* fortified calls: the object size the compiler saw, 0 none */
 	const char *function;  /* variable: the function (or inlined function) it belongs to */
 	const char *into_type; /* variable: the C type of into, or NULL */
+	uintptr_t freed_at;    /* freed block: the site key (origin's kind) that freed it, or 0 */
+	unsigned long freed_ago; /* freed block: held by the quarantine since this many frees
+	                          * (1: the latest free); 0 not held */
 };
 
 /* A heap block as the heap check found it: where it starts, the bytes the

@@ -120,8 +120,11 @@ static const struct {
 	{"RWCHECK_DEDUP", NULL, 1, 1, offsetof(struct rwc_knobs, dedup),
 	 "1 (report each call site once per process) or 0 (every call)"},
 	{"RWCHECK_GEN_SUPPRESSIONS", NULL, 1, 0, offsetof(struct rwc_knobs, gen_suppressions), "0 or 1"},
-	{"RWCHECK_HEAP_ORIGINS", NULL, 16, 0, offsetof(struct rwc_knobs, heap_origins),
-	 "0 (off), 1 (the call site that allocated each heap block) or up to 16 frames of its backtrace"},
+	{"RWCHECK_HEAP_ORIGINS", NULL, 16, 1, offsetof(struct rwc_knobs, heap_origins),
+	 "0 (off), 1 (the call sites that allocated and freed each heap block) or up to 16 frames of "
+	 "their backtraces"},
+	{"RWCHECK_QUARANTINE", NULL, RWC_QUARANTINE_MAX, RWC_QUARANTINE_DEFAULT, offsetof(struct rwc_knobs, quarantine),
+	 "a number of bytes from 0 (off) to 1073741824"},
 };
 
 static const struct {

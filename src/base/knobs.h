@@ -9,6 +9,8 @@ enum rwc_action { RWC_ACTION_REPORT, RWC_ACTION_EFAULT, RWC_ACTION_ABORT };
 
 #define RWC_BACKTRACE_DEFAULT 16
 #define RWC_BACKTRACE_MAX 64
+#define RWC_QUARANTINE_MAX (1ul << 30)
+#define RWC_QUARANTINE_DEFAULT (1 << 20) /* bytes; measured: see the README's knob table */
 
 struct rwc_knobs {
 	int format;          /* enum rwc_format */
@@ -19,7 +21,8 @@ struct rwc_knobs {
 	int maps_query;      /* 1: may use ioctl(PROCMAP_QUERY); 0: always parse */
 	int dedup;           /* 1: each call site once per process, counts at exit */
 	int gen_suppressions; /* 1: each report carries a suppression for it */
-	int heap_origins;    /* frames of each heap block's allocation to keep: 0..16 */
+	int heap_origins;    /* frames of each heap block's allocation and free to keep: 0..16 */
+	int quarantine;      /* bytes of freed heap blocks held back from reuse */
 	unsigned checks;     /* RWC_CHECK_* bits */
 };
 

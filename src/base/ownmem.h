@@ -24,7 +24,7 @@ enum rwc_own_part {
 	RWC_OWN_NPARTS
 };
 #define RWC_OWN_SNAP_SIZE ((size_t)0x1491000)
-#define RWC_OWN_REPORT_SIZE ((size_t)0x4b000)
+#define RWC_OWN_REPORT_SIZE ((size_t)0x50000)
 #define RWC_OWN_GLOBALS_SIZE ((size_t)0x400000)
 
 /* Where each part starts once the memory is mapped (rwc_ownmem_get()

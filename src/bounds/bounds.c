@@ -17,6 +17,8 @@
 #include "mapview/tcache.h"
 #include "bounds/chunk.h"
 #include "bounds/heapmap.h"
+#include "bounds/quarantine.h"
+#include "bounds/sites.h"
 #include "mapview/mapview.h"
 #include "frames/stackwalk.h"
 #include "bounds/globals.h"
@@ -75,6 +77,22 @@ static void block_at(struct rwc_heap_block *h, uintptr_t p, size_t u)
 	h->size = h->usable ? rwc_hm_requested(p, h->usable) : 0;
 }
 
+/* Where the block B (live or freed, starting at b->lo) was allocated and
+ * freed, and how long the quarantine has held it. */
+static void block_sites(struct rwc_bounds *b)
+{
+	uint32_t w;
+
+	if (b->kind != RWC_HOLDER_BLOCK && b->kind != RWC_HOLDER_FREED)
+		return;
+	w = rwc_hm_sites(b->lo);
+	b->origin = rwc_site_key(RWC_HM_ALLOC_SITE(w));
+	if (b->kind == RWC_HOLDER_FREED) {
+		b->freed_at = rwc_site_key(RWC_HM_FREE_SITE(w));
+		b->freed_ago = rwc_q_age(b->lo);
+	}
+}
+
 /* RWC_OK, RWC_HEAP_OVERFLOW or RWC_USE_AFTER_FREE (what holds the buffer
  * in B, the bad bytes [*BLO, *BHI)); in the fast path (FULL 0) also
  * HEAP_UNSURE.  Blocks are judged by the bytes the program asked for. */
@@ -127,8 +145,8 @@ static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uin
 	if (pr == RWC_OK && live && p - live < ls && live != rwc_hblock[0] && live != rwc_hblock[1] &&
 	    live != rwc_hblock[2] && live != rwc_hblock[3])
 		rwc_hblock[hblock_next++ % RWC_HBLOCKS] = live; /* the next call skips the search */
-	if (pr != RWC_OK && b->kind == RWC_HOLDER_BLOCK)
-		b->origin = rwc_hm_origin(live);
+	if (pr != RWC_OK)
+		block_sites(b);
 	return pr;
 }
 
@@ -324,7 +342,7 @@ enum rwc_problem rwc_bounds_compiler(uintptr_t p, size_t n, size_t objsize, uint
 	*bad_lo = range_end(p, objsize);
 	*bad_hi = range_end(p, n);
 	if ((on & RWC_CHECK_HEAP) && heap(p, 1, b, &lo, &hi, 1) == RWC_OK && b->kind == RWC_HOLDER_BLOCK) {
-		b->origin = rwc_hm_origin(b->lo);
+		block_sites(b);
 		return RWC_HEAP_OVERFLOW;
 	}
 	*b = (struct rwc_bounds){.lo = p, .hi = *bad_lo, .limit = *bad_lo, .index = -1};

@@ -12,7 +12,7 @@
 #define WORDS RWC_HM_WORDS
 
 struct rwc_hm_leaf *rwc_hm_top[NLEAVES];
-int rwc_hm_origins;
+int rwc_hm_origins = 1;
 
 /* *SLOT, or N bytes mapped, given FIRST as their first word and published
  * there; when another thread published first, ours goes back.  NULL
@@ -104,7 +104,17 @@ static void record_request(struct rwc_hm_leaf *l, uintptr_t p, size_t req, size_
 	__atomic_store_n(&l->slack[grain(p)], (uint8_t)RWC_HM_ESCAPE, __ATOMIC_RELAXED);
 }
 
-void rwc_hm_live_req(uintptr_t p, uintptr_t origin, size_t req, size_t usable)
+/* The site word of grain G of leaf L, mapped when MAKE; NULL if none. */
+static uint32_t *site_word(struct rwc_hm_leaf *l, size_t g, int make)
+{
+	uint32_t *s = __atomic_load_n(&l->sites, __ATOMIC_ACQUIRE);
+
+	if (!s && make)
+		s = map_once((void **)&l->sites, GRAINS * sizeof *s, 0);
+	return s ? &s[g] : NULL;
+}
+
+void rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size_t usable)
 {
 	struct rwc_hm_leaf *l;
 	size_t g;
@@ -117,17 +127,28 @@ void rwc_hm_live_req(uintptr_t p, uintptr_t origin, size_t req, size_t usable)
 	g = grain(p);
 	note_lowest(l, p);
 	if (rwc_hm_origins) {
-		uintptr_t *o = map_once((void **)&l->origin, GRAINS * sizeof *o, 0);
+		uint32_t *w = site_word(l, g, 1);
 
-		if (o)
-			__atomic_store_n(&o[g], origin, __ATOMIC_RELAXED);
+		if (w)
+			__atomic_store_n(w, site & 0xffffu, __ATOMIC_RELAXED);
 	}
 	if (req != SIZE_MAX)
 		record_request(l, p, req, usable);
 	set_bit(l->live, l->live_sum, g); /* release: the record before the bit */
 }
 
-void rwc_hm_freed(uintptr_t p, int mark)
+/* The free site into the site word of grain G (before the freed bit:
+ * a search that finds the bit finds the site). */
+static void note_free_site(struct rwc_hm_leaf *l, size_t g, uint32_t free_site)
+{
+	uint32_t *w = rwc_hm_origins ? site_word(l, g, 0) : NULL;
+
+	if (w)
+		__atomic_store_n(w, (__atomic_load_n(w, __ATOMIC_RELAXED) & 0xffffu) | (free_site << 16),
+				 __ATOMIC_RELEASE);
+}
+
+void rwc_hm_freed(uintptr_t p, int mark, uint32_t free_site)
 {
 	struct rwc_hm_leaf *l;
 	size_t g;
@@ -141,8 +162,50 @@ void rwc_hm_freed(uintptr_t p, int mark)
 	/* The live bit goes first: another thread may be handed this block
 	 * again as soon as it is free. */
 	__atomic_fetch_and(&l->live[g / 64], ~(1ull << (g % 64)), __ATOMIC_RELEASE);
-	if (mark)
+	if (mark) {
+		note_free_site(l, g, free_site);
 		set_bit(l->freed, l->freed_sum, g);
+	}
+}
+
+int rwc_hm_hold(uintptr_t p, uint32_t free_site)
+{
+	struct rwc_hm_leaf *l;
+	uint64_t m;
+	size_t g;
+
+	if (!p || (p & (RWC_HM_GRAIN - 1)) || !(l = leaf_of(p, 0)))
+		return 0;
+	g = grain(p);
+	m = 1ull << (g % 64);
+	if (!(__atomic_fetch_and(&l->live[g / 64], ~m, __ATOMIC_ACQ_REL) & m))
+		return 0;
+	note_free_site(l, g, free_site);
+	set_bit(l->freed, l->freed_sum, g);
+	return 1;
+}
+
+int rwc_hm_live_at(uintptr_t p)
+{
+	const struct rwc_hm_leaf *l;
+	size_t g;
+
+	if (!p || (p & (RWC_HM_GRAIN - 1)) || !(l = leaf_of(p, 0)))
+		return 0;
+	g = grain(p);
+	return !!(__atomic_load_n(&l->live[g / 64], __ATOMIC_ACQUIRE) & (1ull << (g % 64)));
+}
+
+int rwc_hm_was_freed(uintptr_t p)
+{
+	const struct rwc_hm_leaf *l;
+	size_t g;
+
+	if (!p || (p & (RWC_HM_GRAIN - 1)) || !(l = leaf_of(p, 0)))
+		return 0;
+	g = grain(p);
+	return !(__atomic_load_n(&l->live[g / 64], __ATOMIC_ACQUIRE) & (1ull << (g % 64))) &&
+	       (__atomic_load_n(&l->freed[g / 64], __ATOMIC_ACQUIRE) & (1ull << (g % 64)));
 }
 
 /* The highest set bit at or below grain G and at or above grain LOW in
@@ -234,10 +297,10 @@ size_t rwc_hm_requested(uintptr_t p, size_t usable)
 	return req <= usable ? req : usable;
 }
 
-uintptr_t rwc_hm_origin(uintptr_t p)
+uint32_t rwc_hm_sites(uintptr_t p)
 {
-	const struct rwc_hm_leaf *l = leaf_of(p, 0);
-	const uintptr_t *o = l ? __atomic_load_n(&l->origin, __ATOMIC_ACQUIRE) : NULL;
+	struct rwc_hm_leaf *l = leaf_of(p, 0);
+	const uint32_t *w = l && !(p & (RWC_HM_GRAIN - 1)) ? site_word(l, grain(p), 0) : NULL;
 
-	return o ? __atomic_load_n(&o[grain(p)], __ATOMIC_RELAXED) : 0;
+	return w ? __atomic_load_n(w, __ATOMIC_ACQUIRE) : 0;
 }

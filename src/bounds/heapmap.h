@@ -11,8 +11,10 @@
  * slack of the block that starts there (usable - requested bytes; the
  * requested size of a block with more slack is kept in the bytes of its
  * next granules): the record of what the program asked for, outside its
- * memory.  Optionally (rwc_hm_origins), the allocating call site of each
- * live block. */
+ * memory.  And unless rwc_hm_origins is 0, a 32-bit word per block start
+ * with the ids (sites.h) of where the block was allocated (low 16 bits)
+ * and, once freed, where it was freed (high 16 bits): 4 bytes per 16
+ * bytes of address space, its pages touched only where blocks start. */
 #ifndef RWC_HEAPMAP_H
 #define RWC_HEAPMAP_H
 
@@ -34,7 +36,7 @@ struct rwc_hm_leaf {
 	uint64_t freed[RWC_HM_WORDS];       /* ... a block that started there was freed */
 	uint64_t live_sum[RWC_HM_WORDS / 64];  /* bit w: live[w] may be nonzero */
 	uint64_t freed_sum[RWC_HM_WORDS / 64]; /* never cleared: a hint */
-	uintptr_t *origin;                  /* per grain, when origins are kept */
+	uint32_t *sites;                    /* per grain, when sites are kept */
 	/* slack[g]: usable - requested bytes of the block that starts (or
 	 * started) at grain g; RWC_HM_ESCAPE: the requested size is the
 	 * little-endian 8 bytes slack[g+1..g+8] (such a block spans at least
@@ -75,18 +77,29 @@ static inline int rwc_hm_nothing_below_span(uintptr_t lo, uintptr_t last)
 	       rwc_hm_nothing_below(last);
 }
 
-/* Records the block at P (from malloc & co.) as live, with the call site
- * ORIGIN when origins are kept, and that the program asked for REQ of its
- * USABLE bytes (REQ SIZE_MAX: the record stays as it is; REQ > USABLE:
- * as if it asked USABLE); a no-op for addresses it cannot track. */
-void rwc_hm_live_req(uintptr_t p, uintptr_t origin, size_t req, size_t usable);
-static inline void rwc_hm_live(uintptr_t p, uintptr_t origin)
+/* Records the block at P (from malloc & co.) as live, allocated at the
+ * site SITE (sites.h; 0 unknown) when sites are kept, and that the
+ * program asked for REQ of its USABLE bytes (REQ SIZE_MAX: the record
+ * stays as it is; REQ > USABLE: as if it asked USABLE); a no-op for
+ * addresses it cannot track. */
+void rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size_t usable);
+static inline void rwc_hm_live(uintptr_t p, uint32_t site)
 {
-	rwc_hm_live_req(p, origin, SIZE_MAX, 0);
+	rwc_hm_live_req(p, site, SIZE_MAX, 0);
 }
-/* Records that the block at P is being freed; MARK: remember it as a
- * freed block (not for blocks whose memory is unmapped). */
-void rwc_hm_freed(uintptr_t p, int mark);
+/* Records that the block at P is being freed at site FREE_SITE; MARK:
+ * remember it as a freed block (not for blocks whose memory is unmapped). */
+void rwc_hm_freed(uintptr_t p, int mark, uint32_t free_site);
+/* When a live block starts at P: records it freed at FREE_SITE and
+ * remembered as a freed block, and returns 1 (the quarantine may hold
+ * it: malloc & co. gave it and it was recorded); else changes nothing
+ * and returns 0. */
+int rwc_hm_hold(uintptr_t p, uint32_t free_site);
+/* 1 when a live block starts at P. */
+int rwc_hm_live_at(uintptr_t p);
+/* 1 when a block that started at P was freed (and no live one starts
+ * there now). */
+int rwc_hm_was_freed(uintptr_t p);
 
 /* The program asked malloc_usable_size() about the live block at P: it
  * may use all of it, and is judged by its usable size from now on. */
@@ -99,15 +112,18 @@ size_t rwc_hm_requested(uintptr_t p, size_t usable);
  * A, no further back than RWC_HM_SEARCH nor below FLOOR; 0 if none. */
 uintptr_t rwc_hm_prev(uintptr_t a, int freed, uintptr_t floor);
 
-/* An origin with this bit is a trace id of depot.h; else a call site. */
+/* A site key with this bit is a trace id of depot.h; else a call site. */
 #define RWC_HM_TRACE ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1))
 
-/* The origin recorded for the live block at P, or 0. */
-uintptr_t rwc_hm_origin(uintptr_t p);
+/* The site ids of the block (live or freed) that starts at P: allocated
+ * at the low 16 bits, freed at the high 16 (sites.h); 0 unknown. */
+uint32_t rwc_hm_sites(uintptr_t p);
+#define RWC_HM_ALLOC_SITE(w) ((w) & 0xffffu)
+#define RWC_HM_FREE_SITE(w) ((w) >> 16)
 
-/* Keep origins (RWCHECK_HEAP_ORIGINS: 0 none, 1 the call site, more: a
- * trace of that many frames); set before blocks are recorded to have them
- * all. */
+/* Keep sites (RWCHECK_HEAP_ORIGINS: 0 none, 1 the call site (the
+ * default), more: a trace of that many frames); set before blocks are
+ * recorded to have them all. */
 extern int rwc_hm_origins;
 
 /* The live block starting in the same 64-grain word as A, at or below it,

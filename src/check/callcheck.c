@@ -324,6 +324,8 @@ enum rwc_problem rwc_check_call(const struct rwc_call *c, struct rwc_finding *f)
 	f->bounds.kind = RWC_HOLDER_NONE;
 	f->origin = NULL;
 	f->norigin = 0;
+	f->freed_at = NULL;
+	f->nfreed_at = 0;
 	f->msg_index = -1;
 	f->offset_what = NULL;
 	if ((p = check_shape(c, f)) != RWC_OK)

@@ -23,6 +23,8 @@ struct rwc_finding {
 	struct rwc_bounds bounds; /* heap-/stack-overflow: the block or frame */
 	const struct rwc_frame *origin; /* where the block was allocated, symbolized (report.c) */
 	int norigin;          /* ... and how many frames */
+	const struct rwc_frame *freed_at; /* a freed block: where it was freed (report.c) */
+	int nfreed_at;        /* ... and how many frames */
 };
 
 /* Is the finding about memory (the bytes and region fields apply)? */

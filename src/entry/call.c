@@ -20,6 +20,7 @@
 #include "base/context.h"
 #include "base/guard.h"
 #include "bounds/heapmap.h"
+#include "bounds/quarantine.h"
 #include "base/knobs.h"
 #include "base/log.h"
 #include "mapview/mapview.h"
@@ -123,10 +124,13 @@ int rwc_init_once(void)
 		rwc_suppfile_load(rwc_knobs.suppress);
 	checks = rwc_knobs.checks;
 	rwc_hm_origins = rwc_knobs.heap_origins;
+	__atomic_store_n(&rwc_q_limit, (size_t)rwc_knobs.quarantine, __ATOMIC_RELAXED);
 	if (checks & RWC_CHECK_HEAP)
 		checks = heap_check_possible(checks);
-	if (!(checks & RWC_CHECK_HEAP))
-		__atomic_store_n(&rwc_heap_track, 0, __ATOMIC_RELAXED); /* blocks no longer recorded */
+	if (!(checks & RWC_CHECK_HEAP)) { /* blocks no longer recorded nor held */
+		__atomic_store_n(&rwc_heap_track, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&rwc_q_limit, 0, __ATOMIC_RELAXED);
+	}
 	__atomic_store_n(&rwc_checks, checks, __ATOMIC_RELAXED);
 	rwc_depth--;
 	__atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);

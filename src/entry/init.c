@@ -17,6 +17,7 @@
 #include "report/dedup.h"
 #include "base/guard.h"
 #include "bounds/heapmap.h"
+#include "bounds/quarantine.h"
 #include "base/knobs.h"
 #include "base/log.h"
 #include "entry/mapwatch.h"
@@ -30,31 +31,39 @@ __attribute__((destructor)) static void rwc_fini(void)
 	rwc_log_dropped_note();
 }
 
-/* The knobs that must act before main: allocation origins (blocks are
- * allocated before the first checked call), and whether to load libgcc's
+/* The knobs that must act before main: allocation sites and the
+ * quarantine (blocks are allocated and freed before the first checked
+ * call), and whether to load libgcc's
  * unwinder now for allocation traces (RWCHECK_HEAP_ORIGINS above 1; the
  * stack check loads nothing: stackwalk.h).  (The knobs are parsed again, with
  * warnings, by the first checked call; nothing is read in a
  * secure-execution process.) */
 static int early_knobs(void)
 {
-	const char *env[16], *c, *h;
+	const char *env[16], *c, *h, *q;
 	unsigned checks = RWC_CHECKS_DEFAULT;
-	unsigned long frames = 0;
+	unsigned long frames = 1, bytes = RWC_QUARANTINE_DEFAULT;
 
-	/* (No libc call unless one of these two knobs is set.) */
+	/* (No libc call unless one of these knobs is set.) */
 	rwc_knobs_environ(environ, 0, env, 16);
 	c = rwc_knobs_lookup(env, 16, "RWCHECK_CHECKS");
 	h = rwc_knobs_lookup(env, 16, "RWCHECK_HEAP_ORIGINS");
-	if ((!c && !h) || getauxval(AT_SECURE))
+	q = rwc_knobs_lookup(env, 16, "RWCHECK_QUARANTINE");
+	if ((!c && !h && !q) || getauxval(AT_SECURE))
 		return 0;
 	if (c && rwc_parse_checks(c, RWC_CHECKS_DEFAULT, &checks) != 0)
 		checks = RWC_CHECKS_DEFAULT;
 	if (h && rwc_parse_uint(h, 16, &frames) != 0)
-		frames = 0;
-	if ((checks & RWC_CHECK_HEAP) && frames)
-		rwc_hm_origins = (int)frames; /* (not written when 0: a page fault less) */
-	return (checks & RWC_CHECK_HEAP) && frames > 1;
+		frames = 1;
+	if (q && rwc_parse_uint(q, RWC_QUARANTINE_MAX, &bytes) != 0)
+		bytes = RWC_QUARANTINE_DEFAULT;
+	if (!(checks & RWC_CHECK_HEAP))
+		frames = bytes = 0;
+	if (frames != 1)
+		rwc_hm_origins = (int)frames; /* (not written when 1: a page fault less) */
+	if (bytes != RWC_QUARANTINE_DEFAULT)
+		rwc_q_limit = bytes;
+	return frames > 1;
 }
 
 __attribute__((constructor)) static void rwc_init(void)

@@ -7,7 +7,9 @@
  * allocator is not glibc's malloc, or RWCHECK_CHECKS leaves the heap check
  * out, blocks are no longer recorded (rwc_heap_track, set by call.c).
  * While dlsym binds one of these (rwc_binding), allocations come from a
- * small static pool that is never freed. */
+ * small static pool that is never freed.  Each block's allocation and
+ * free sites go to the heap map (sites.h ids); free and realloc go
+ * through the quarantine first (freeq.h). */
 #include "config.h"
 #undef _FORTIFY_SOURCE
 
@@ -24,6 +26,8 @@
 #include "bounds/depot.h"
 #include "base/guard.h"
 #include "bounds/heapmap.h"
+#include "bounds/sites.h"
+#include "entry/freeq.h"
 #include "entry/mapwatch.h"
 #include "mapview/ownheap.h"
 #include "base/real.h"
@@ -152,13 +156,18 @@ static uintptr_t origin_of(uintptr_t caller)
 	return caller;
 }
 
+uint32_t rwc_malloc_site(uintptr_t caller)
+{
+	int o = rwc_hm_origins;
+
+	return o ? rwc_site_id(o > 1 ? origin_of(caller) : caller) : 0;
+}
+
 /* Inside the library (rwc_depth), blocks come from its own heap
  * (ownheap.h); NULL when that cannot serve (the program's then does). */
 #define OWN(n, al) (RWC_UNLIKELY(rwc_depth) ? rwc_ownheap_alloc((n), (al)) : NULL)
 
-/* Is F, the next allocator function just called, glibc's (its chunk
- * headers can be read)?  Asked once: the family comes from one module. */
-static int next_is_glibc(void *f)
+int rwc_malloc_next_glibc(void *f)
 {
 	static int g = -1;
 	int v = __atomic_load_n(&g, __ATOMIC_RELAXED);
@@ -170,18 +179,17 @@ static int next_is_glibc(void *f)
 	return v;
 }
 
-/* The block R just came from F, the next allocator's function, for a
- * request of REQ bytes (SIZE_MAX: keep what is recorded): record it. */
-#define live_req(r, req, caller, f) live_req_((r), (req), (caller), (void *)(f))
-static inline void live_req_(void *r, size_t req, uintptr_t caller, void *f)
+#define live_req(r, req, caller, f) rwc_malloc_record((r), (req), (caller), (void *)(f))
+void rwc_malloc_record(void *r, size_t req, uintptr_t caller, void *f)
 {
 	if (!r || !__atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED))
 		return;
-	if (req != SIZE_MAX && !next_is_glibc(f))
+	if (req != SIZE_MAX && !rwc_malloc_next_glibc(f))
 		req = SIZE_MAX; /* no header to read: the usable size stands */
-	rwc_hm_live_req((uintptr_t)r, rwc_hm_origins > 1 ? origin_of(caller) : caller, req,
+	rwc_hm_live_req((uintptr_t)r, rwc_malloc_site(caller), req,
 			req == SIZE_MAX ? 0 : rwc_chunk_usable(rwc_chunk_word((uintptr_t)r)));
 }
+
 
 ENTRY void *malloc(size_t n)
 {
@@ -214,12 +222,12 @@ ENTRY void *calloc(size_t k, size_t n)
 /* Before the block at P is released (free, or realloc that may move it):
  * what the release unmaps, and the heap map told first, since another
  * thread may be handed the block as soon as it is free. */
-static int releasing(void *p, uintptr_t *lo, uintptr_t *hi)
+static int releasing(void *p, uintptr_t *lo, uintptr_t *hi, uintptr_t caller)
 {
 	int m = rwc_watch_chunk(p, lo, hi);
 
-	if (p && __atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED))
-		rwc_hm_freed((uintptr_t)p, m == 0); /* an unmapped block leaves no freed block */
+	if (p && __atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED)) /* an unmapped block leaves no freed block */
+		rwc_hm_freed((uintptr_t)p, m == 0, m == 0 ? rwc_malloc_site(caller) : 0);
 	return m;
 }
 
@@ -235,8 +243,10 @@ ENTRY void free(void *p)
 		rwc_ownheap_free(p);
 		return;
 	}
+	if (rwc_freeq_free(p, CALLER))
+		return;
 	f = REAL(free);
-	m = releasing(p, &lo, &hi);
+	m = releasing(p, &lo, &hi, CALLER);
 	f(p);
 	rwc_watch_freed(m, lo, hi, 0);
 }
@@ -284,6 +294,7 @@ static void *resize(void *p, size_t n, void *r, int m, uintptr_t lo, uintptr_t h
 ENTRY void *realloc(void *p, size_t n)
 {
 	uintptr_t lo = 0, hi = 0;
+	void *r;
 	int m;
 
 	if (RWC_UNLIKELY(in_pool(p)))
@@ -292,20 +303,25 @@ ENTRY void *realloc(void *p, size_t n)
 		return malloc(n);
 	if (RWC_UNLIKELY(rwc_depth) || rwc_ownheap_has(p))
 		return own_realloc(p, n);
-	m = releasing(p, &lo, &hi);
+	if ((r = rwc_freeq_move(p, n, CALLER, &m)) || m)
+		return r;
+	m = releasing(p, &lo, &hi, CALLER);
 	return resize(p, n, REAL(realloc)(p, n), m, lo, hi, CALLER);
 }
 
 ENTRY void *reallocarray(void *p, size_t k, size_t n)
 {
 	uintptr_t lo = 0, hi = 0;
-	int m;
+	void *r;
+	int m = 0;
 
 	if (RWC_UNLIKELY(in_pool(p)))
 		return overflows(k, n) ? NULL : pool_realloc(p, k * n);
 	if (p && (RWC_UNLIKELY(rwc_depth) || rwc_ownheap_has(p)) && !overflows(k, n))
 		return own_realloc(p, k * n);
-	m = p ? releasing(p, &lo, &hi) : 0;
+	if (p && !overflows(k, n) && ((r = rwc_freeq_move(p, k * n, CALLER, &m)) || m))
+		return r;
+	m = p ? releasing(p, &lo, &hi, CALLER) : 0;
 	return resize(p, overflows(k, n) ? SIZE_MAX : k * n, REAL(reallocarray)(p, k, n), m, lo, hi, CALLER);
 }
 

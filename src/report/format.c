@@ -298,6 +298,29 @@ static void frame_lines(struct rwc_fmt *o, long pid, const struct rwc_frame *fr,
 
 
 
+/* Where the block was allocated and, freed, where it was freed and how
+ * many frees ago (the quarantine's count). */
+static void sites_text(struct rwc_fmt *o, long pid, const struct rwc_finding *f)
+{
+	if (f->origin) {
+		rwc_fmt_prefix(o, pid);
+		rwc_fmt_str(o, "  the block was allocated at:\n");
+		frame_lines(o, pid, f->origin, f->norigin);
+	}
+	if (f->bounds.kind != RWC_HOLDER_FREED || (!f->freed_at && !f->bounds.freed_ago))
+		return;
+	rwc_fmt_prefix(o, pid);
+	rwc_fmt_str(o, f->freed_at ? "  the block was freed at" : "  the block was freed");
+	if (f->bounds.freed_ago) {
+		rwc_fmt_str(o, " (");
+		rwc_fmt_u64(o, f->bounds.freed_ago);
+		rwc_fmt_str(o, f->bounds.freed_ago == 1 ? " free ago)" : " frees ago)");
+	}
+	rwc_fmt_str(o, f->freed_at ? ":\n" : "\n");
+	if (f->freed_at)
+		frame_lines(o, pid, f->freed_at, f->nfreed_at);
+}
+
 
 void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr)
@@ -340,9 +363,6 @@ void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 	if (rwc_is_bounds_problem(f) && f->bounds.compiler_size)
 		rwc_format_compiler(o, pid, c, f);
 	frame_lines(o, pid, fr, nfr);
-	if (rwc_is_bounds_problem(f) && f->origin) {
-		rwc_fmt_prefix(o, pid);
-		rwc_fmt_str(o, "  the block was allocated at:\n");
-		frame_lines(o, pid, f->origin, f->norigin);
-	}
+	if (rwc_is_bounds_problem(f))
+		sites_text(o, pid, f);
 }

@@ -198,9 +198,17 @@ static void json_bounds(struct rwc_fmt *o, const struct rwc_finding *f)
 	if (b->kind == RWC_HOLDER_FRAME) {
 		json_hex(o, &first, "saved_from", b->limit);
 		json_int(o, &first, "frame", b->index);
-	} else if (f->origin) {
-		rwc_fmt_json_key(o, &first, "allocated_at");
-		json_frames(o, f->origin, f->norigin);
+	} else {
+		if (f->origin) {
+			rwc_fmt_json_key(o, &first, "allocated_at");
+			json_frames(o, f->origin, f->norigin);
+		}
+		if (b->kind == RWC_HOLDER_FREED && f->freed_at) {
+			rwc_fmt_json_key(o, &first, "freed_at");
+			json_frames(o, f->freed_at, f->nfreed_at);
+		}
+		if (b->kind == RWC_HOLDER_FREED && b->freed_ago)
+			json_uint(o, &first, "freed_ago", b->freed_ago);
 	}
 	rwc_fmt_char(o, '}');
 }

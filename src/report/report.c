@@ -36,6 +36,7 @@ struct scratch {
 	struct rwc_frame frames[RWC_BACKTRACE_MAX];
 	uintptr_t origin_pcs[RWC_DEPOT_FRAMES];
 	struct rwc_frame origin[RWC_DEPOT_FRAMES];
+	struct rwc_frame freed_at[RWC_DEPOT_FRAMES];
 	char supp[8192];
 	char text[TEXT_CAP];
 	char json[2 * TEXT_CAP + 16384];
@@ -76,6 +77,21 @@ static size_t hold_gap(const struct rwc_finding *f, uintptr_t *at)
 	return hi - lo;
 }
 
+/* The frames of the site KEY (sites.h: a call site, or a trace of the
+ * depot) symbolized into OUT; how many (0: none). */
+static int site_frames(struct scratch *s, uintptr_t key, struct rwc_frame *out)
+{
+	int k = 1;
+
+	if (!key)
+		return 0;
+	if (key & RWC_HM_TRACE)
+		k = rwc_depot_get((uint32_t)(key & ~RWC_HM_TRACE), s->origin_pcs);
+	else
+		s->origin_pcs[0] = key;
+	return k > 0 ? rwc_symbolize(s->origin_pcs, k, out, RWC_DEPOT_FRAMES) : 0;
+}
+
 /* Unwinds, symbolizes, weighs the suppressions, formats, writes.  In
  * safe mode (SYMBOLIZE 0: a signal handler, a vfork child, a nested
  * report) it loads nothing and allocates nothing: raw frames with their
@@ -88,16 +104,11 @@ static int emit(struct scratch *s, const struct rwc_call *c, const struct rwc_fi
 	struct rwc_fmt o, j;
 	int n = rwc_backtrace(s->pcs, rwc_knobs.backtrace, (uintptr_t)c->caller, symbolize);
 
-	if (symbolize && f->bounds.kind == RWC_HOLDER_BLOCK && f->bounds.origin) {
-		uintptr_t at = f->bounds.origin;
-		int k = 1;
-
-		if (at & RWC_HM_TRACE)
-			k = rwc_depot_get((uint32_t)(at & ~RWC_HM_TRACE), s->origin_pcs);
-		else
-			s->origin_pcs[0] = at;
-		f->norigin = k > 0 ? rwc_symbolize(s->origin_pcs, k, s->origin, RWC_DEPOT_FRAMES) : 0;
+	if (symbolize && (f->bounds.kind == RWC_HOLDER_BLOCK || f->bounds.kind == RWC_HOLDER_FREED)) {
+		f->norigin = site_frames(s, f->bounds.origin, s->origin);
 		f->origin = f->norigin ? s->origin : NULL;
+		f->nfreed_at = site_frames(s, f->bounds.freed_at, s->freed_at);
+		f->freed_at = f->nfreed_at ? s->freed_at : NULL;
 	}
 	if (symbolize) {
 		n = rwc_symbolize(s->pcs, n, s->frames, rwc_knobs.backtrace);

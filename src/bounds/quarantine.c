@@ -1,0 +1,105 @@
+/* quarantine.c: the ring of freed blocks (see quarantine.h).  Slot i of
+ * the ring holds the block of free number i, i modulo the ring's length;
+ * tail is the next free's number, head the oldest not yet given back.  A
+ * block leaves the ring by the one exchange that takes it out of its
+ * slot, so each is given back exactly once, whichever thread takes it. */
+#include "config.h"
+
+#include "bounds/quarantine.h"
+
+#include "base/common.h"
+#include "bounds/chunk.h"
+#include "mapview/ownmap.h"
+
+size_t rwc_q_limit = RWC_QUARANTINE_DEFAULT;
+
+static void **ring;      /* len slots, mapped on first use */
+static size_t len;       /* a power of two */
+static int ring_state;   /* 0 none, 1 mapping, 2 ready, -1 failed */
+static unsigned long tail, head;
+static size_t held;      /* bytes of the blocks in the ring */
+
+size_t rwc_q_chunk_size(uintptr_t p)
+{
+	return rwc_chunk_word(p) & ~(size_t)7;
+}
+
+/* The ring, mapped on the first put: one slot per 64 bytes of the limit
+ * (most freed blocks are larger), 1024 to 1 Mi slots. */
+static void **get_ring(void)
+{
+	int s = __atomic_load_n(&ring_state, __ATOMIC_ACQUIRE);
+	size_t n = 1024, want = __atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED) / 64;
+	void *m;
+
+	if (RWC_LIKELY(s == 2))
+		return ring;
+	if (s != 0 || !__atomic_compare_exchange_n(&ring_state, &s, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return NULL; /* another thread maps it: not held this time */
+	while (n < want && n < (1u << 20))
+		n *= 2;
+	m = rwc_own_mmap(n * sizeof(void *));
+	if (!m) {
+		__atomic_store_n(&ring_state, -1, __ATOMIC_RELEASE);
+		return NULL;
+	}
+	ring = m;
+	len = n;
+	__atomic_store_n(&ring_state, 2, __ATOMIC_RELEASE);
+	return ring;
+}
+
+void *rwc_q_put(void *p)
+{
+	void **r = get_ring(), *old;
+	unsigned long i;
+
+	if (!r)
+		return p;
+	__atomic_fetch_add(&held, rwc_q_chunk_size((uintptr_t)p), __ATOMIC_RELAXED);
+	i = __atomic_fetch_add(&tail, 1, __ATOMIC_ACQ_REL);
+	old = __atomic_exchange_n(&r[i & (len - 1)], p, __ATOMIC_ACQ_REL);
+	if (old)
+		__atomic_fetch_sub(&held, rwc_q_chunk_size((uintptr_t)old), __ATOMIC_RELAXED);
+	return old;
+}
+
+void *rwc_q_take(void)
+{
+	void *old;
+
+	if (__atomic_load_n(&ring_state, __ATOMIC_ACQUIRE) != 2)
+		return NULL;
+	while (__atomic_load_n(&held, __ATOMIC_RELAXED) > __atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED)) {
+		unsigned long h = __atomic_load_n(&head, __ATOMIC_ACQUIRE);
+		unsigned long t = __atomic_load_n(&tail, __ATOMIC_ACQUIRE), to = h + 1;
+
+		if (h >= t)
+			return NULL;
+		if (t - h > len)
+			to = t - len; /* older turns of the ring went out by exchange */
+		if (!__atomic_compare_exchange_n(&head, &h, to, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			continue;
+		if (to != h + 1)
+			continue;
+		old = __atomic_exchange_n(&ring[h & (len - 1)], NULL, __ATOMIC_ACQ_REL);
+		if (old) {
+			__atomic_fetch_sub(&held, rwc_q_chunk_size((uintptr_t)old), __ATOMIC_RELAXED);
+			return old;
+		}
+	}
+	return NULL;
+}
+
+unsigned long rwc_q_age(uintptr_t p)
+{
+	unsigned long t;
+
+	if (!p || __atomic_load_n(&ring_state, __ATOMIC_ACQUIRE) != 2)
+		return 0;
+	t = __atomic_load_n(&tail, __ATOMIC_ACQUIRE);
+	for (size_t k = 0; k < len; k++)
+		if ((uintptr_t)__atomic_load_n(&ring[k], __ATOMIC_RELAXED) == p)
+			return ((t - 1 - k) & (len - 1)) + 1;
+	return 0;
+}

@@ -1,0 +1,52 @@
+/* quarantine.h: freed heap blocks held back from reuse (RWCHECK_QUARANTINE
+ * bytes), so that a read or write into one finds it still freed (a
+ * use-after-free) rather than reused by another block.  malloc.c puts a
+ * freed glibc block in and really frees what comes out, oldest first.
+ * A ring of pointers, lock-free: a free claims the next slot with one
+ * atomic add and exchanges its block in, getting back whatever an older
+ * turn of the ring left there (held one ring's length, at most); over the
+ * byte limit, the oldest blocks are claimed from the head and given back.
+ * The ring counts the frees it saw: a block's slot says how many frees
+ * ago it went in.  The ring is private memory mapped on first use: a fork
+ * child inherits it with the blocks it holds.  No lock, no allocation
+ * after that mapping; blocks are sized from glibc's chunk headers, which
+ * the quarantine only reads. */
+#ifndef RWC_QUARANTINE_H
+#define RWC_QUARANTINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/knobs.h"
+
+
+/* The byte limit (0: off); set before the first free to have it all. */
+extern size_t rwc_q_limit;
+
+/* Would the quarantine hold a block of chunk size N? */
+static inline int rwc_q_wants(size_t n)
+{
+	size_t lim = __atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED);
+
+	return lim && n <= lim / 4;
+}
+
+/* The chunk size (header and all) of glibc's block at P: what holding it
+ * keeps from reuse. */
+size_t rwc_q_chunk_size(uintptr_t p);
+
+/* Holds the glibc block P.  Returns a block the caller must now give to
+ * the real free: one an older turn of the ring left in P's slot, or P
+ * itself when the ring cannot hold it; NULL for none. */
+void *rwc_q_put(void *p);
+
+/* While the quarantine holds more than its limit: its oldest block, which
+ * the caller must now give to the real free; else NULL. */
+void *rwc_q_take(void);
+
+/* How many frees (into the quarantine) ago the block P was held: 1 for
+ * the latest; 0 when the quarantine does not hold it.  Scans the ring:
+ * for reports only. */
+unsigned long rwc_q_age(uintptr_t p);
+
+#endif

@@ -1,0 +1,66 @@
+/* sites.c: the site table (see sites.h): open addressing over the keys,
+ * slot 0 never used (id 0 means none), mapped on first use. */
+#include "config.h"
+
+#include "bounds/sites.h"
+
+#include "base/common.h"
+#include "mapview/ownmap.h"
+
+#define PROBES 32
+
+static uintptr_t *table; /* RWC_SITES keys; 0: a free slot */
+static int table_state;  /* 0 none, 1 mapping, 2 ready, -1 failed */
+
+static uintptr_t *get_table(void)
+{
+	int s = __atomic_load_n(&table_state, __ATOMIC_ACQUIRE);
+	void *p;
+
+	if (RWC_LIKELY(s == 2))
+		return table;
+	if (s != 0 || !__atomic_compare_exchange_n(&table_state, &s, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return NULL; /* another thread maps it: no id this time */
+	p = rwc_own_mmap(RWC_SITES * sizeof(uintptr_t));
+	if (!p) {
+		__atomic_store_n(&table_state, -1, __ATOMIC_RELEASE);
+		return NULL;
+	}
+	table = p;
+	__atomic_store_n(&table_state, 2, __ATOMIC_RELEASE);
+	return table;
+}
+
+uint32_t rwc_site_id(uintptr_t key)
+{
+	uintptr_t *t;
+	uint64_t h;
+
+	if (!key || !(t = get_table()))
+		return 0;
+	h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
+	h ^= h >> 29;
+	for (uint32_t i = 0; i < PROBES; i++) {
+		uint32_t at = (uint32_t)(h + i) & (RWC_SITES - 1);
+		uintptr_t k;
+
+		if (at == 0)
+			continue;
+		k = __atomic_load_n(&t[at], __ATOMIC_ACQUIRE);
+		if (k == key)
+			return at;
+		if (k == 0) {
+			if (__atomic_compare_exchange_n(&t[at], &k, key, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ||
+			    k == key)
+				return at;
+		}
+	}
+	return 0;
+}
+
+uintptr_t rwc_site_key(uint32_t id)
+{
+	if (!id || id >= RWC_SITES || __atomic_load_n(&table_state, __ATOMIC_ACQUIRE) != 2)
+		return 0;
+	return __atomic_load_n(&table[id], __ATOMIC_ACQUIRE);
+}

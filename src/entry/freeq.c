@@ -1,0 +1,80 @@
+/* freeq.c: free and realloc through the quarantine (see freeq.h). */
+#include "config.h"
+#undef _FORTIFY_SOURCE
+
+#include <string.h>
+
+#include "entry/freeq.h"
+
+#include "bounds/chunk.h"
+#include "bounds/heapmap.h"
+#include "bounds/quarantine.h"
+#include "entry/mapwatch.h"
+#include "base/real.h"
+
+
+static inline int quarantining(void)
+{
+	return __atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED) &&
+	       __atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED) && rwc_malloc_next_glibc((void *)REAL(free));
+}
+
+/* Gives the glibc block P to the real free, telling the view what that
+ * unmaps (its freed mark and sites stay: the quarantine set them). */
+static void release(void *p)
+{
+	uintptr_t lo = 0, hi = 0;
+	int m = rwc_watch_chunk(p, &lo, &hi);
+
+	REAL(free)(p);
+	rwc_watch_freed(m, lo, hi, 0);
+}
+
+/* Releases OUT (from rwc_q_put) and whatever the quarantine holds past
+ * its limit, oldest first. */
+static void give_back(void *out)
+{
+	if (out)
+		release(out);
+	while ((out = rwc_q_take()))
+		release(out);
+}
+
+/* Frees P through the quarantine when it takes it: 1 when done (held, or
+ * a repeated free of a block it holds, ignored: it is given back once). */
+int rwc_freeq_free(void *p, uintptr_t caller)
+{
+	if (!p || !quarantining())
+		return 0;
+	if (rwc_hm_live_at((uintptr_t)p)) {
+		if (!rwc_q_wants(rwc_q_chunk_size((uintptr_t)p)) || !rwc_hm_hold((uintptr_t)p, rwc_malloc_site(caller)))
+			return 0;
+		give_back(rwc_q_put(p));
+		return 1;
+	}
+	return rwc_hm_was_freed((uintptr_t)p) && rwc_q_age((uintptr_t)p);
+}
+
+/* realloc growing P (live, glibc's) to N bytes with the quarantine on: a
+ * new block, the old one's usable bytes copied, the old one held (so that
+ * its old address reads as freed).  *DONE 0 when this does not apply. */
+void *rwc_freeq_move(void *p, size_t n, uintptr_t caller, int *done)
+{
+	size_t u;
+	void *r;
+
+	*done = 0;
+	if (!n || !quarantining() || !rwc_hm_live_at((uintptr_t)p))
+		return NULL;
+	u = rwc_chunk_usable(rwc_chunk_word((uintptr_t)p));
+	if (n <= u || !rwc_q_wants(rwc_q_chunk_size((uintptr_t)p)))
+		return NULL; /* in place, or too large to hold */
+	*done = 1;
+	if (!(r = REAL(malloc)(n)))
+		return NULL;
+	memcpy(r, p, u);
+	rwc_malloc_record(r, n, caller, (void *)REAL(malloc));
+	if (rwc_hm_hold((uintptr_t)p, rwc_malloc_site(caller)))
+		give_back(rwc_q_put(p));
+	return r;
+}

@@ -1,0 +1,175 @@
+"""Issue 16: freed memory.  Every heap report names where its block was
+allocated and, freed, where it was freed (sites on by default); the
+quarantine (RWCHECK_QUARANTINE) holds freed blocks back from reuse, so a
+read or write into one is a use-after-free, also for a large (mmapped)
+block and for the old block of a realloc that moved.
+
+tests/victim_uaf.c, one case per run: the bad call uses a freed block and
+gives exactly one report (call, problem, bad bytes, caller's file:line,
+both sites with their lines, how many frees ago); the good twin uses a
+live block and gives none, with the result it has without the library.
+A block freed and handed out again gives only its new owner's report;
+threads freeing while others read give none; a fork child with a full
+quarantine works and reports its own use-after-free; RWCHECK_QUARANTINE=0
+behaves as before the quarantine (the block is reused at once)."""
+import json
+import os
+import re
+import subprocess
+import tempfile
+
+from rwctest import BUILD, Run, ok, done, check_report
+
+PROG = os.path.join(BUILD, "tests", "victim_uaf")
+
+
+def marks(r, what):
+    """(function, line) of the victim's "WHAT FUNCTION LINE" lines."""
+    return [(m.group(1), int(m.group(2))) for m in re.finditer(r"^%s (\S+) (\d+)$" % what, r.stdout, re.M)]
+
+
+def block_of(r):
+    m = re.search(r"^block (0x[0-9a-f]+)$", r.stdout, re.M)
+    return int(m.group(1), 16) if m else 0
+
+
+def clean(case, env=None):
+    base = Run([PROG, case, "good"], preload=False)
+    r = Run([PROG, case, "good"], env=env)
+    ok(r.status == 0 and not r.reports and r.log == "", "%s good: no report" % case, r.describe())
+    ok(r.results == base.results and r.results,
+       "%s good: same result as without rwcheck (%s)" % (case, r.results), base.describe())
+    return r
+
+
+def site_ok(name, frames, want):
+    f0 = (frames or [{}])[0]
+    return ok(f0.get("function") == want[0] and f0.get("line") == want[1] and
+              f0.get("file", "").endswith("victim_uaf.c"),
+              "%s: at %s line %d" % (name, want[0], want[1]), frames)
+
+
+def uaf(case, call, env=None, ago=True):
+    """One use-after-free report of the case's call, both sites named."""
+    r = Run([PROG, case, "bad"], env=env)
+    name = "%s bad" % case
+    check_report(r, name, call, "use-after-free", first=0, last=9)
+    if not r.reports:
+        return r
+    rep = r.reports[0]
+    reg = rep.get("region", {})
+    lo = block_of(r)
+    ok(reg.get("kind") == "freed-heap-block" and int(reg.get("start", "0"), 16) == lo,
+       "%s: region freed-heap-block at 0x%x" % (name, lo), reg)
+    site_ok(name + ": allocated_at", reg.get("allocated_at"), (marks(r, "alloc") or [("?", 0)])[-1])
+    site_ok(name + ": freed_at", reg.get("freed_at"), (marks(r, "free") or [("?", 0)])[-1])
+    if ago:
+        ok(reg.get("freed_ago") == 1, "%s: freed 1 free ago (the latest free)" % name, reg)
+    text = rep.get("text", "")
+    a, f = marks(r, "alloc")[-1:], marks(r, "free")[-1:]
+    ok(a and f and re.search(r"the block was allocated at:\n.*#0 0x[0-9a-f]+ in %s \S*victim_uaf\.c:%d\n" %
+                             a[0], text) and
+       re.search(r"the block was freed at( \(1 free ago\))?:\n.*#0 0x[0-9a-f]+ in %s \S*victim_uaf\.c:%d\n" %
+                 f[0], text),
+       "%s: the text names both sites" % name, text)
+    base = Run([PROG, case, "bad"], preload=False)
+    if case == "large_read" and not env:
+        # held by the quarantine, the freed block stays mapped: the call
+        # succeeds where, unmapped at once by glibc, it fails with EFAULT
+        ok(r.results == ["result 10 0"] and base.results == ["result -1 14"],
+           "%s: result 10 (the block is held mapped; EFAULT without rwcheck)" % name, base.describe())
+    else:
+        ok(r.results == base.results, "%s: result unchanged (%s)" % (name, r.results), base.describe())
+    return r
+
+
+for case, call in (("small_read", "read"), ("small_write", "write"), ("large_read", "read"),
+                   ("large_write", "write"), ("realloc_read", "read"), ("realloc_write", "write"),
+                   ("aligned_write", "write")):
+    r = uaf(case, call)
+    if case.startswith("realloc"):
+        ok("moved 1" in r.stdout, "%s: the block moved" % case, r.describe())
+    clean(case)
+
+# A block glibc gave without the library's wrappers is not held.
+r = Run([PROG, "unrecorded", "good"])
+ok(r.status == 0 and "again 1" in r.stdout and not r.reports,
+   "a block the library did not see allocated is not held: glibc hands it out again at once", r.describe())
+# A block larger than a quarter of the quarantine is not held: unmapped at once.
+r = Run([PROG, "large_write", "bad"], env={"RWCHECK_QUARANTINE": "600000"})
+check_report(r, "RWCHECK_QUARANTINE=600000 large_write bad", "write", "buf-unmapped", first=0, last=9)
+
+# Freed, held, given back, handed out again: only the new owner's block.
+r = clean("reused")
+ok(re.search(r"^reused 1 after [1-9]\d+$", r.stdout, re.M),
+   "reused good: the block came back only after the quarantine let it go", r.stdout)
+r = Run([PROG, "reused", "bad"])
+check_report(r, "reused bad", "write", "heap-overflow", first=100, last=100)
+ok(r.reports and r.reports[0].get("region", {}).get("kind") == "heap-block" and
+   r.reports[0]["region"].get("allocated_at"),
+   "reused bad: the new owner's live block, with its allocation site", r.describe())
+
+# Threads: no false report, no crash; a real one still found after them.
+clean("threads")
+r = Run([PROG, "threads", "bad"])
+ok(r.status == 0 and len(r.reports) == 1 and r.reports[0].get("problem") == "use-after-free",
+   "threads bad: after 4 threads x 20000 malloc/read/write/free, one report: the real use-after-free",
+   r.describe())
+
+# fork with a full quarantine: the child works and reports its own.
+r = Run([PROG, "fork", "bad"])
+m = re.search(r"^child (\d+) status (\d+)$", r.stdout, re.M)
+ok(r.status == 0 and m and m.group(2) == "0", "fork: the child with the inherited quarantine exits 0",
+   r.describe())
+ok(m and len(r.reports) == 1 and r.reports[0].get("pid") == int(m.group(1)) and
+   r.reports[0].get("problem") == "use-after-free" and r.reports[0]["region"].get("freed_at"),
+   "fork: the child's use-after-free reported, with its free site", r.describe())
+
+# RWCHECK_QUARANTINE=0: as before the quarantine.
+Q0 = {"RWCHECK_QUARANTINE": "0"}
+r = clean("reused", env=Q0)
+ok(re.search(r"^reused 1 after 0$", r.stdout, re.M),
+   "RWCHECK_QUARANTINE=0: the next malloc gets the freed block back at once", r.stdout)
+uaf("small_write", "write", env=Q0, ago=False)
+r = Run([PROG, "small_write", "bad"], env=Q0)
+ok(r.reports and "freed_ago" not in r.reports[0].get("region", {}),
+   "RWCHECK_QUARANTINE=0: no count of frees (no quarantine holds it)", r.describe())
+r = Run([PROG, "large_write", "bad"], env=Q0)
+check_report(r, "RWCHECK_QUARANTINE=0 large_write bad", "write", "buf-unmapped", first=0, last=9)
+# RWCHECK_HEAP_ORIGINS=0: no sites.
+r = Run([PROG, "small_write", "bad"], env={"RWCHECK_HEAP_ORIGINS": "0"})
+ok(r.reports and r.reports[0].get("problem") == "use-after-free" and
+   "allocated_at" not in r.reports[0].get("region", {}) and "freed_at" not in r.reports[0].get("region", {}),
+   "RWCHECK_HEAP_ORIGINS=0: use-after-free without sites", r.describe())
+# Traces: RWCHECK_HEAP_ORIGINS=4, both traces.
+r = Run([PROG, "small_write", "bad"], env={"RWCHECK_HEAP_ORIGINS": "4"})
+reg = r.reports[0].get("region", {}) if r.reports else {}
+fa, ff = reg.get("allocated_at") or [], reg.get("freed_at") or []
+ok(len(fa) >= 2 and len(ff) >= 2 and fa[0].get("function") == "freed" and fa[1].get("function") == "c_small_write"
+   and ff[0].get("function") == "freed" and ff[1].get("function") == "c_small_write",
+   "RWCHECK_HEAP_ORIGINS=4: allocation and free traces", reg)
+
+# The wrapper: summary, SARIF and suppressions know use-after-free.
+WRAP = os.path.join(BUILD, "rwcheck")
+env = {k: v for k, v in os.environ.items() if not k.startswith("RWCHECK_")}
+with tempfile.TemporaryDirectory() as d:
+    sarif = os.path.join(d, "run.sarif")
+    p = subprocess.run([WRAP, "--sarif=" + sarif, "--", PROG, "small_write", "bad"], env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    ok(p.returncode == 1 and re.search(r"^rwcheck:   1 x use-after-free in write\(\) at io \(\S*victim_uaf\.c:\d+\)",
+                                       p.stderr, re.M),
+       "wrapper: exit 1, the summary counts the use-after-free by its call site", p.stderr)
+    try:
+        res = json.load(open(sarif))["runs"][0]["results"]
+    except (OSError, ValueError, KeyError, IndexError):
+        res = []
+    ok(len(res) == 1 and res[0].get("ruleId") == "use-after-free", "wrapper: SARIF result use-after-free", res)
+    supp = os.path.join(d, "uaf.supp")
+    with open(supp, "w") as f:
+        f.write("{\n   a known use-after-free\n   rwcheck:use-after-free\n   fun:io\n   fun:freed\n}\n")
+    p = subprocess.run([WRAP, "--suppressions=" + supp, "--", PROG, "small_write", "bad"], env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    ok(p.returncode == 0 and "use-after-free in write" not in p.stderr and "suppressed" in p.stderr and
+       "warning" not in p.stderr,
+       "wrapper: a rwcheck:use-after-free suppression silences it (exit 0, counted as suppressed)", p.stderr)
+done()
