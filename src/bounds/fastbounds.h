@@ -38,7 +38,7 @@ static inline int rwc_heap_quick(uintptr_t p, size_t n)
 		return rwc_heap_in(l, slack, p, n);
 	for (int i = 0; i < RWC_HBLOCKS; i++) {
 		l = rwc_hblock[i];
-		if (l && l <= p && p - l < RWC_HM_SEARCH && rwc_hm_live_at(l, &slack) && rwc_heap_in(l, slack, p, n))
+		if (l && l <= p && p - l < RWC_HM_SEARCH && rwc_hm_live_slack(l, &slack) && rwc_heap_in(l, slack, p, n))
 			return 1;
 	}
 	return 0;

@@ -148,7 +148,7 @@ static inline uintptr_t rwc_hm_near_slack(uintptr_t a, unsigned *slack)
 
 /* 1 when a live block starts at S (a grain's start), with its slack byte
  * in *SLACK: a lookup of a start the caller remembers. */
-static inline int rwc_hm_live_at(uintptr_t s, unsigned *slack)
+static inline int rwc_hm_live_slack(uintptr_t s, unsigned *slack)
 {
 	size_t i = s >> RWC_HM_LEAF_SHIFT, g;
 	const struct rwc_hm_leaf *l;
