@@ -33,6 +33,9 @@ def block_of(r):
     return int(m.group(1), 16) if m else 0
 
 
+BIGQ = {"RWCHECK_QUARANTINE": "1048576"}
+
+
 def clean(case, env=None):
     base = Run([PROG, case, "good"], preload=False)
     r = Run([PROG, case, "good"], env=env)
@@ -73,7 +76,7 @@ def uaf(case, call, env=None, ago=True):
                  f[0], text),
        "%s: the text names both sites" % name, text)
     base = Run([PROG, case, "bad"], preload=False)
-    if case == "large_read" and not env:
+    if case == "large_read" and env == BIGQ:
         # held by the quarantine, the freed block stays mapped: the call
         # succeeds where, unmapped at once by glibc, it fails with EFAULT
         ok(r.results == ["result 10 0"] and base.results == ["result -1 14"],
@@ -86,10 +89,12 @@ def uaf(case, call, env=None, ago=True):
 for case, call in (("small_read", "read"), ("small_write", "write"), ("large_read", "read"),
                    ("large_write", "write"), ("realloc_read", "read"), ("realloc_write", "write"),
                    ("aligned_write", "write")):
-    r = uaf(case, call)
+    # a large block is held only by a quarantine four times its size
+    env = BIGQ if case.startswith("large") else None
+    r = uaf(case, call, env=env)
     if case.startswith("realloc"):
         ok("moved 1" in r.stdout, "%s: the block moved" % case, r.describe())
-    clean(case)
+    clean(case, env=env)
 
 # A block glibc gave without the library's wrappers is not held.
 r = Run([PROG, "unrecorded", "good"])
@@ -98,6 +103,8 @@ ok(r.status == 0 and "again 1" in r.stdout and not r.reports,
 # A block larger than a quarter of the quarantine is not held: unmapped at once.
 r = Run([PROG, "large_write", "bad"], env={"RWCHECK_QUARANTINE": "600000"})
 check_report(r, "RWCHECK_QUARANTINE=600000 large_write bad", "write", "buf-unmapped", first=0, last=9)
+r = Run([PROG, "large_write", "bad"])
+check_report(r, "default quarantine (512 KiB) large_write bad", "write", "buf-unmapped", first=0, last=9)
 
 # Freed, held, given back, handed out again: only the new owner's block.
 r = clean("reused")

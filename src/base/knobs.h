@@ -10,7 +10,7 @@ enum rwc_action { RWC_ACTION_REPORT, RWC_ACTION_EFAULT, RWC_ACTION_ABORT };
 #define RWC_BACKTRACE_DEFAULT 16
 #define RWC_BACKTRACE_MAX 64
 #define RWC_QUARANTINE_MAX (1ul << 30)
-#define RWC_QUARANTINE_DEFAULT (1 << 20) /* bytes; measured: see the README's knob table */
+#define RWC_QUARANTINE_DEFAULT (512 << 10) /* bytes; measured: see the README's knob table */
 
 struct rwc_knobs {
 	int format;          /* enum rwc_format */
