@@ -32,9 +32,10 @@ static int null_fd; /* /dev/null */
 static ssize_t ret;
 
 /* glibc's usable size, from the chunk header below the block. */
-static size_t usable_of(const void *p)
+static __attribute__((noinline)) size_t usable_of(const void *p)
 {
-	size_t h = ((const size_t *)p)[-1];
+	/* volatile: the compiler must not reason about bytes below a block */
+	size_t h = *(const volatile size_t *)((uintptr_t)p - sizeof(size_t));
 
 	return (h & ~(size_t)7) - ((h & 2) ? 2 : 1) * sizeof(size_t);
 }

@@ -14,21 +14,7 @@ static int table_state;  /* 0 none, 1 mapping, 2 ready, -1 failed */
 
 static uintptr_t *get_table(void)
 {
-	int s = __atomic_load_n(&table_state, __ATOMIC_ACQUIRE);
-	void *p;
-
-	if (RWC_LIKELY(s == 2))
-		return table;
-	if (s != 0 || !__atomic_compare_exchange_n(&table_state, &s, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		return NULL; /* another thread maps it: no id this time */
-	p = rwc_own_mmap(RWC_SITES * sizeof(uintptr_t));
-	if (!p) {
-		__atomic_store_n(&table_state, -1, __ATOMIC_RELEASE);
-		return NULL;
-	}
-	table = p;
-	__atomic_store_n(&table_state, 2, __ATOMIC_RELEASE);
-	return table;
+	return rwc_own_map_once((void **)&table, &table_state, RWC_SITES * sizeof(uintptr_t));
 }
 
 uint32_t rwc_site_id(uintptr_t key)
