@@ -37,6 +37,7 @@ NICE="nice -n ${RWC_SUITES_NICE:-19}"
 ALL_SUITES=zlib,lz4,xz-utils,libarchive,git,redis,sqlite3,python
 SUITES=${SUITES:-$ALL_SUITES}
 unset MAKEFLAGS MFLAGS MAKELEVEL   # the outer make must not leak into the suites' own
+unset RWCHECK_CHECKS              # "default" means rwcheck's defaults
 export LC_ALL=C.UTF-8 TZ=UTC
 
 # shellcheck source=scripts/suites-defs.sh
@@ -130,7 +131,7 @@ suite() {
 		run_mode "$s" "$mode"
 		changed=$(diff "$CACHE/runs/$s/plain/results" "$OUT/results" | grep '^[<>]')
 		if [ -n "$changed" ]; then
-			rc=1; say "$s: FAIL: results changed under rwcheck ($mode):"
+			rc=1; say "$s: FAIL: results changed under rwcheck ($mode; $(printf '%s\n' "$changed" | wc -l) lines, < plain, > under rwcheck):"
 			printf '%s\n' "$changed" | head -40 | sed 's/^/    /'
 		fi
 		reports "$OUT" >"$OUT/reports.txt"
