@@ -1,6 +1,8 @@
 #!/bin/sh
 # Install everything rwcheck needs to build and test on Debian 12 (run as
 # root, or with sudo available).  Idempotent: safe to run again.
+# --suites: also what make check-suites needs (scripts/suites-deps.sh: a
+# deb-src line for apt-get source, the suites' build dependencies).
 set -eu
 export DEBIAN_FRONTEND=noninteractive
 SUDO=
@@ -31,5 +33,8 @@ install_sarif_validator() {
 }
 if [ ! -x "$TOOLS/node_modules/.bin/sarif-multitool" ]; then
 	install_sarif_validator || echo "install-deps: warning: the SARIF validator could not be installed; tests/sarif.sh will skip its validation"
+fi
+if [ "${1-}" = --suites ]; then
+	"$(dirname "$0")/suites-deps.sh" || [ $? -eq 77 ]   # no mirror: check-suites says SKIP
 fi
 echo "install-deps: done"
