@@ -265,7 +265,7 @@ int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc)
 	struct rwc_bounds b = {.kind = RWC_HOLDER_NONE};
 	uintptr_t lo, hi;
 
-	if ((on & RWC_CHECK_STACK) && sp0 && p >= sp0 && stack_known(p, range_end(p, n), sp0, pc))
+	if ((on & RWC_CHECK_STACK) && sp0 && p >= sp0 && rwc_stack_in_frame(p, range_end(p, n), sp0, pc))
 		return 1; /* in a frame this thread walked */
 	if ((on & RWC_CHECK_HEAP) && heap(p, n, &b, &lo, &hi, 0) != RWC_OK)
 		return 0;
@@ -284,7 +284,7 @@ enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_
 	b->kind = RWC_HOLDER_NONE;
 	if (n == 0)
 		return RWC_OK;
-	if ((on & RWC_CHECK_STACK) && sp0 && p >= sp0 && stack_known(p, range_end(p, n), sp0, pc))
+	if ((on & RWC_CHECK_STACK) && sp0 && p >= sp0 && rwc_stack_in_frame(p, range_end(p, n), sp0, pc))
 		return RWC_OK; /* in a frame this thread walked */
 	if ((on & RWC_CHECK_HEAP) && (pr = heap(p, n, b, bad_lo, bad_hi, 1)) != RWC_OK)
 		return pr;

@@ -36,14 +36,10 @@ extern __thread uintptr_t rwc_stk_top __attribute__((tls_model("initial-exec")))
 
 /* The stack check's warm look: [p, hi) above SP0 is above every frame of
  * this stack, or a frame cached for this call site and sp holds it. */
-static inline int rwc_stack_cached(uintptr_t p, uintptr_t hi, uintptr_t sp0, uintptr_t pc)
+/* 1 when [p, hi) lies in a frame (or variable) this thread walked lately
+ * for the call at PC with sp SP0: proven a stack buffer, and a good one. */
+static inline int rwc_stack_in_frame(uintptr_t p, uintptr_t hi, uintptr_t sp0, uintptr_t pc)
 {
-	uintptr_t top = rwc_stk_top;
-
-	if (!top || sp0 >= top)
-		return 0; /* this stack's top not known yet (or another stack) */
-	if (p >= top)
-		return 1;
 	for (int i = 0; i < RWC_NFENT; i++) {
 		const struct rwc_fent *e = &rwc_fcache[i];
 		int c;
@@ -56,6 +52,26 @@ static inline int rwc_stack_cached(uintptr_t p, uintptr_t hi, uintptr_t sp0, uin
 			return 1;
 	}
 	return 0;
+}
+
+/* 1 when P lies above the outermost frame of this thread's stack (whose
+ * sp is SP0): not a buffer of this stack. */
+static inline int rwc_stack_above(uintptr_t p, uintptr_t sp0)
+{
+	uintptr_t top = rwc_stk_top;
+
+	return top && sp0 < top && p >= top;
+}
+
+static inline int rwc_stack_cached(uintptr_t p, uintptr_t hi, uintptr_t sp0, uintptr_t pc)
+{
+	uintptr_t top = rwc_stk_top;
+
+	if (!top || sp0 >= top)
+		return 0; /* this stack's top not known yet (or another stack) */
+	if (p >= top)
+		return 1; /* above this thread's frames: not its stack's */
+	return rwc_stack_in_frame(p, hi, sp0, pc);
 }
 
 /* The block starts this thread found holding its buffers lately (bounds.c):

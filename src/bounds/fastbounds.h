@@ -58,15 +58,18 @@ static inline __attribute__((always_inline)) int rwc_bounds_fast_on(unsigned on,
 	/* a stack buffer in a frame this thread just walked: proven so, even
 	 * where the stack lies in a heap block (sigaltstack) */
 	if ((on & RWC_CHECK_STACK) && a >= (uintptr_t)sp0 && n <= UINTPTR_MAX - a &&
-	    rwc_stack_cached(a, a + n, (uintptr_t)sp0, (uintptr_t)pc))
+	    rwc_stack_in_frame(a, a + n, (uintptr_t)sp0, (uintptr_t)pc))
 		return 1;
 	if ((on & RWC_CHECK_HEAP) && !rwc_hm_nothing_below(a)) {
 		if (!rwc_heap_quick(a, n))
 			return rwc_bounds_good(a, n, (uintptr_t)sp0, (uintptr_t)pc);
 		in_heap = 1; /* not a global */
 	}
-	if (!((on & RWC_CHECK_STACK) && a >= (uintptr_t)sp0) &&
-	    (in_heap || !(on & RWC_CHECK_GLOBAL) || rwc_glob_fast(a, n)))
+	/* at or above the sp: a stack buffer not cached yet, unless above
+	 * this thread's frames (a heap block, a library's global...) */
+	if ((on & RWC_CHECK_STACK) && a >= (uintptr_t)sp0 && !rwc_stack_above(a, (uintptr_t)sp0))
+		return rwc_bounds_good(a, n, (uintptr_t)sp0, (uintptr_t)pc);
+	if (in_heap || !(on & RWC_CHECK_GLOBAL) || rwc_glob_fast(a, n))
 		return 1;
 	return rwc_bounds_good(a, n, (uintptr_t)sp0, (uintptr_t)pc);
 }
