@@ -93,7 +93,7 @@ static void record_request(struct rwc_hm_leaf *l, uintptr_t p, size_t req, size_
 	}
 	/* usable > 255: the block covers the next 16 grains at least */
 	for (unsigned k = 0; k < RWC_HM_ESCAPE_BYTES; k++) {
-		uint8_t *e = slack_at(p + (k + 1) * RWC_HM_GRAIN, 1);
+		uint8_t *e = slack_at(p + (uintptr_t)(k + 1) * RWC_HM_GRAIN, 1);
 
 		if (!e) { /* no memory for the next leaf: no record */
 			__atomic_store_n(&l->slack[grain(p)], 0, __ATOMIC_RELAXED);
@@ -287,7 +287,7 @@ size_t rwc_hm_requested(uintptr_t p, size_t usable)
 	if (v != RWC_HM_ESCAPE)
 		return v <= usable ? usable - v : usable;
 	for (unsigned k = 0; k < RWC_HM_ESCAPE_BYTES; k++) {
-		const uint8_t *e = slack_at(p + (k + 1) * RWC_HM_GRAIN, 0);
+		const uint8_t *e = slack_at(p + (uintptr_t)(k + 1) * RWC_HM_GRAIN, 0);
 
 		if (!e)
 			return usable;

@@ -167,9 +167,7 @@ static void restore(struct run *x, uint64_t reg)
 /* Moves the location by D code units, or stops when that passes PC. */
 static void advance(struct run *x, const struct cie *c, uint64_t d, uintptr_t pc, int *stop)
 {
-	if (c->code_align && d > (UINTPTR_MAX - x->loc) / c->code_align)
-		*stop = 1;
-	else if (x->loc + d * c->code_align > pc)
+	if ((c->code_align && d > (UINTPTR_MAX - x->loc) / c->code_align) || x->loc + d * c->code_align > pc)
 		*stop = 1;
 	else
 		x->loc += d * c->code_align;

@@ -335,15 +335,21 @@ static struct dv_site *site_of(uintptr_t pc)
 	for (s = *b; s; s = s->next)
 		if (s->pc == pc)
 			return s;
-	if (nsites >= MAXSITES || !(s = calloc(1, sizeof *s)))
+	if (nsites >= MAXSITES)
 		return NULL;
-	s->pc = pc;
-	m = module_of(pc);
-	if (m && m->dw && pc - 1 >= m->bias)
-		collect(s, m->dw, (Dwarf_Addr)(pc - 1 - m->bias)); /* inside the call */
-	s->next = *b;
-	*b = s;
-	nsites++;
+	/* what libdw and the own heap map now stays out of the program's
+	 * holes (a later bad call into a hole must not land in it) */
+	rwc_keepout_begin();
+	if ((s = calloc(1, sizeof *s))) {
+		s->pc = pc;
+		m = module_of(pc);
+		if (m && m->dw && pc - 1 >= m->bias)
+			collect(s, m->dw, (Dwarf_Addr)(pc - 1 - m->bias)); /* inside the call */
+		s->next = *b;
+		*b = s;
+		nsites++;
+	}
+	rwc_keepout_end();
 	return s;
 }
 

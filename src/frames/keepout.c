@@ -53,13 +53,19 @@ static int collect(const struct rwc_map_entry *e, void *arg)
 	return 0;
 }
 
+/* Nested holds (a DWARF lookup that loads libdw) share the outermost. */
+static int depth;
+
 int rwc_keepout_begin(void)
 {
 	char buf[4096];
 	struct scan s = {0, 0};
-	int fd = rwc_map_open(), held = 0;
+	int fd, held = 0;
 
+	if (depth++ > 0)
+		return ngaps;
 	ngaps = 0;
+	fd = rwc_map_open();
 	if (fd < 0)
 		return 0;
 	rwc_maps_scan(fd, rwc_read_real, buf, sizeof buf, collect, &s, NULL);
@@ -82,6 +88,8 @@ int rwc_keepout_begin(void)
 
 void rwc_keepout_end(void)
 {
+	if (depth > 0 && --depth > 0)
+		return;
 	for (int i = 0; i < ngaps; i++)
 		if (gaps[i].hi > gaps[i].lo)
 			REAL(munmap)((void *)gaps[i].lo, gaps[i].hi - gaps[i].lo);

@@ -9,7 +9,8 @@
 #ifndef RWC_KEEPOUT_H
 #define RWC_KEEPOUT_H
 
-/* Holds the gaps; returns how many (rwc_keepout_end lets them go). */
+/* Holds the gaps; returns how many (rwc_keepout_end lets them go).  Calls
+ * nest: only the outermost pair holds and lets go. */
 int rwc_keepout_begin(void);
 void rwc_keepout_end(void);
 
