@@ -17,7 +17,10 @@ ok(r.status == 0 and "sequence 200000, alarms many" in r.stdout and not r.report
 
 r = victim("signals", "bad", env={"RWCHECK_DEDUP": "0"})
 ok(r.status == 0 and "sequence 200000" in r.stdout and len(r.reports) > 10 and not r.bad_json and
-   all(x["call"] == "write" and x["problem"] == "buf-unmapped" and x["bad"]["first"] == 100 for x in r.reports),
+   # (buf-not-readable when the check ran while another thread held the
+   # program's gaps with keepout's PROT_NONE placeholders: HACKING)
+   all(x["call"] == "write" and x["problem"] in ("buf-unmapped", "buf-not-readable") and x["bad"]["first"] == 100
+       for x in r.reports),
    "bad writes from the handler: all reported, each a whole line, data intact (%d)" % len(r.reports),
    r.describe()[:3000])
 ok(r.reports and all(x["frames"] and os.path.basename(x["frames"][0].get("module", "")) == "victim"

@@ -103,3 +103,8 @@ unsigned long rwc_q_age(uintptr_t p)
 			return ((t - 1 - k) & (len - 1)) + 1;
 	return 0;
 }
+
+void rwc_q_prepare(void)
+{
+	(void)get_ring();
+}

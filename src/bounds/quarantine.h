@@ -39,6 +39,9 @@ size_t rwc_q_chunk_size(uintptr_t p);
  * the real free: one an older turn of the ring left in P's slot, or P
  * itself when the ring cannot hold it; NULL for none. */
 void *rwc_q_put(void *p);
+/* Maps the ring now (the constructor: before the program can make the
+ * holes a later first-use mapping could land in). */
+void rwc_q_prepare(void);
 
 /* While the quarantine holds more than its limit: its oldest block, which
  * the caller must now give to the real free; else NULL. */

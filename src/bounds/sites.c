@@ -9,12 +9,12 @@
 
 #define PROBES 32
 
-static uintptr_t *table; /* RWC_SITES keys; 0: a free slot */
+static uintptr_t *table; /* RWC_SITE_SLOTS keys; 0: a free slot */
 static int table_state;  /* 0 none, 1 mapping, 2 ready, -1 failed */
 
 static uintptr_t *get_table(void)
 {
-	return rwc_own_map_once((void **)&table, &table_state, RWC_SITES * sizeof(uintptr_t));
+	return rwc_own_map_once((void **)&table, &table_state, RWC_SITE_SLOTS * sizeof(uintptr_t));
 }
 
 uint32_t rwc_site_id(uintptr_t key)
@@ -27,7 +27,7 @@ uint32_t rwc_site_id(uintptr_t key)
 	h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
 	h ^= h >> 29;
 	for (uint32_t i = 0; i < PROBES; i++) {
-		uint32_t at = (uint32_t)(h + i) & (RWC_SITES - 1);
+		uint32_t at = (uint32_t)(h + i) & (RWC_SITE_SLOTS - 1);
 		uintptr_t k;
 
 		if (at == 0)
@@ -46,7 +46,12 @@ uint32_t rwc_site_id(uintptr_t key)
 
 uintptr_t rwc_site_key(uint32_t id)
 {
-	if (!id || id >= RWC_SITES || __atomic_load_n(&table_state, __ATOMIC_ACQUIRE) != 2)
+	if (!id || id >= RWC_SITE_SLOTS || __atomic_load_n(&table_state, __ATOMIC_ACQUIRE) != 2)
 		return 0;
 	return __atomic_load_n(&table[id], __ATOMIC_ACQUIRE);
+}
+
+void rwc_sites_prepare(void)
+{
+	(void)get_table();
 }

@@ -17,6 +17,7 @@
 #include "report/dedup.h"
 #include "base/guard.h"
 #include "bounds/heapmap.h"
+#include "bounds/sites.h"
 #include "bounds/quarantine.h"
 #include "base/knobs.h"
 #include "base/log.h"
@@ -78,4 +79,9 @@ __attribute__((constructor)) static void rwc_init(void)
 	if (want)
 		rwc_malloc_trace_prepare();
 	rwc_depth--;
+	/* the heap's side tables, mapped before the program can unmap holes */
+	if (__atomic_load_n(&rwc_hm_origins, __ATOMIC_RELAXED))
+		rwc_sites_prepare();
+	if (__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED))
+		rwc_q_prepare();
 }
