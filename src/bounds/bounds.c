@@ -121,6 +121,15 @@ static size_t freed_usable(uintptr_t p, int full)
 __thread uintptr_t rwc_hblock[RWC_HBLOCKS] __attribute__((tls_model("initial-exec")));
 static TLS unsigned hblock_next;
 
+/* Remembers the block start L for this thread's next calls (once). */
+static void hblock_note(uintptr_t l)
+{
+	for (int i = 0; i < RWC_HBLOCKS; i++)
+		if (rwc_hblock[i] == l)
+			return;
+	rwc_hblock[hblock_next++ % RWC_HBLOCKS] = l;
+}
+
 static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi, int full)
 {
 	uintptr_t live, freed = 0;
@@ -142,9 +151,8 @@ static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uin
 	block_at(&lb, live, ls);
 	block_at(&fb, freed, fs);
 	pr = rwc_heap_verdict(p, n, &lb, &fb, b, blo, bhi);
-	if (pr == RWC_OK && live && p - live < ls && live != rwc_hblock[0] && live != rwc_hblock[1] &&
-	    live != rwc_hblock[2] && live != rwc_hblock[3])
-		rwc_hblock[hblock_next++ % RWC_HBLOCKS] = live; /* the next call skips the search */
+	if (pr == RWC_OK && live && p - live < ls)
+		hblock_note(live); /* the next call skips the search */
 	if (pr != RWC_OK)
 		block_sites(b);
 	return pr;

@@ -187,13 +187,9 @@ int rwc_hm_hold(uintptr_t p, uint32_t free_site)
 
 int rwc_hm_live_at(uintptr_t p)
 {
-	const struct rwc_hm_leaf *l;
-	size_t g;
+	unsigned slack;
 
-	if (!p || (p & (RWC_HM_GRAIN - 1)) || !(l = leaf_of(p, 0)))
-		return 0;
-	g = grain(p);
-	return !!(__atomic_load_n(&l->live[g / 64], __ATOMIC_ACQUIRE) & (1ull << (g % 64)));
+	return p && !(p & (RWC_HM_GRAIN - 1)) && rwc_hm_live_slack(p, &slack);
 }
 
 int rwc_hm_was_freed(uintptr_t p)
