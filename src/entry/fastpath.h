@@ -18,6 +18,11 @@ static inline int rwc_fast_buf(const void *p, size_t n, unsigned need)
 	return RWC_LIKELY(n <= (size_t)SSIZE_MAX) && rwc_quick_range(p, n, need);
 }
 
+/* The same, and [p, p+n) within its heap block, stack frame or global
+ * (SP the caller's stack pointer, PC its return address), when the
+ * verdict cache (vcache.h) did not hold it; fastpath.c. */
+int rwc_good_buf(uintptr_t a, size_t n, unsigned need, const void *sp, const void *pc);
+
 /* The same for a vector call: count, array, total, every segment (and
  * its heap block or stack frame; SP and PC as for rwc_bounds_fast).  The
  * segments usually lie in one range the thread knows good (one buffer,

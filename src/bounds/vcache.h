@@ -1,0 +1,97 @@
+/* vcache.h: the verdict cache: a thread's few objects (a live heap block's
+ * requested bytes, a global object) whose every byte was lately found good
+ * for every check in force: mapped as needed, and one object.  A buffer
+ * inside one is good in one lookup, without asking the map view, the heap
+ * map or the global check again.  Tagged with the map view's generation
+ * (any map change empties it); a heap block's facts (live, slack, usable
+ * size) are read again at each use, so no free or realloc has to clear it.
+ * Never used for a buffer that may lie in this thread's stack (those go to
+ * the stack check).  Lock-free, no shared writes, async-signal-safe: an
+ * entry being written is invalid until its span is published. */
+#ifndef RWC_VCACHE_H
+#define RWC_VCACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bounds/bounds.h"
+#include "bounds/chunk.h"
+#include "bounds/heapmap.h"
+#include "mapview/tcache.h"
+
+#define RWC_VC_N 4
+
+/* [lo, lo+span) is good for the needs in OK.  A heap block starts at lo
+ * when LIVEW is set: it is still the block found while bit BIT of the
+ * heap map's word *LIVEW says a live block starts there, the map's slack
+ * byte *SLACKP is SLACK and its chunk's size word, but for the flag that
+ * follows its neighbour (PREV_INUSE), is WORD (leaves of the heap map
+ * are never unmapped).  span 0: empty. */
+struct rwc_vc {
+	uintptr_t lo, span;
+	const uint64_t *livew;
+	const uint8_t *slackp;
+	uint64_t bit;
+	size_t word;
+	unsigned ok, slack;
+};
+
+struct rwc_vc_set {
+	uint64_t gen; /* the map view's generation of every entry (0: none) */
+	unsigned next;
+	struct rwc_vc e[RWC_VC_N];
+};
+
+extern __thread struct rwc_vc_set rwc_vc __attribute__((tls_model("initial-exec")));
+
+/* The heap block of E is still the one found (its header was readable
+ * when found, and the map has not changed since). */
+static inline int rwc_vc_block_same(const struct rwc_vc *e)
+{
+	return (__atomic_load_n(e->livew, __ATOMIC_ACQUIRE) & e->bit) &&
+	       __atomic_load_n(e->slackp, __ATOMIC_RELAXED) == e->slack &&
+	       (rwc_chunk_word(e->lo) & ~(size_t)1) == e->word;
+}
+
+/* A buffer at A not in this thread's stack below its outermost frame
+ * (SP0: the caller's sp). */
+static inline int rwc_vc_off_stack(uintptr_t a, uintptr_t sp0)
+{
+	return a < sp0 || rwc_stack_above(a, sp0);
+}
+
+/* [a, a+n) lies in an object of this thread's cache, good for NEED (A
+ * not in this thread's stack). */
+static inline __attribute__((always_inline)) int rwc_vc_lookup(uintptr_t a, size_t n, unsigned need)
+{
+	const struct rwc_vc_set *s = &rwc_vc;
+
+	if (s->gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE))
+		return 0;
+	for (int i = 0; i < RWC_VC_N; i++) {
+		const struct rwc_vc *e = &s->e[i];
+
+		if (a - e->lo < e->span && n <= e->span - (a - e->lo) && (e->ok & need) == need &&
+		    (!e->livew || rwc_vc_block_same(e)))
+			return 1;
+	}
+	return 0;
+}
+
+/* The inline look of an entry point at a buffer [a, a+n) the call needs
+ * NEED of (SP0, PC: the caller's sp and the return address into it): an
+ * object of the verdict cache, or a frame the stack check walked lately
+ * for this call (a live frame of this thread's stack: mapped, writable). */
+static inline __attribute__((always_inline)) int rwc_vc_good(uintptr_t a, size_t n, unsigned need, uintptr_t sp0, uintptr_t pc)
+{
+	if (!rwc_vc_off_stack(a, sp0))
+		return n <= UINTPTR_MAX - a && rwc_stack_in_frame(a, a + n, sp0, pc);
+	return rwc_vc_lookup(a, n, need);
+}
+
+/* The good call's buffer [a, a+n) was found good for NEED by the checks
+ * in force under generation G (read before they looked): remembers the
+ * object holding it, when there is one to remember. */
+void rwc_vc_note(uintptr_t a, size_t n, unsigned need, uintptr_t sp0, uint64_t g);
+
+#endif

@@ -1,0 +1,187 @@
+/* victim_warm.c: bad calls made right after good ones warmed the library's
+ * per-thread caches (the verdict cache of objects, the frame cache) on the
+ * same buffer and call site: a block freed, freed and handed out smaller,
+ * shrunk by realloc, read past its end deep inside; a page made read-only;
+ * a global read past its end; a block freed by another thread; a stack
+ * variable read past its end.  "victim_warm CASE good|bad": the same calls,
+ * the last one good or bad; it prints "site FUNCTION LINE" before each
+ * call and "result R" after the last. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static int zfd;
+
+/* A realloc and a free the library watches (the heap's top moved since the
+ * last one counts as a map change): made after the case's blocks, before
+ * its warm calls, so the calls that follow see no map change but the case's. */
+static void settle(void)
+{
+	free(realloc(malloc(1), 2));
+}
+
+/* Every call of every case: one call site (not a tail call, whatever the
+ * -O level: the report's first frame is rd). */
+static __attribute__((noinline)) ssize_t rd(void *p, size_t n)
+{
+	ssize_t r;
+
+	printf("site %s %d\n", __func__, __LINE__ + 2);
+	fflush(stdout);
+	r = read(zfd, p, n);
+	__asm__ volatile("" : : : "memory");
+	return r;
+}
+
+static void warm(void *p, size_t n)
+{
+	for (int i = 0; i < 3; i++)
+		if (rd(p, n) != (ssize_t)n)
+			exit(3);
+}
+
+static __attribute__((noinline)) ssize_t c_free(int bad)
+{
+	char *p = malloc(100);
+
+	warm(p, 100);
+	if (!bad)
+		return rd(p, 100);
+	free(p);
+	return rd(p, 1); /* use-after-free */
+}
+
+/* run with RWCHECK_QUARANTINE=0: the block comes back at once, smaller */
+static __attribute__((noinline)) ssize_t c_reuse(int bad)
+{
+	char *p = malloc(100), *q;
+
+	settle();
+	warm(p, 100);
+	free(p);
+	q = malloc(97); /* the same chunk size */
+	printf("same %d\n", p == q);
+	return rd(q, bad ? 100 : 97);
+}
+
+static __attribute__((noinline)) ssize_t c_shrink(int bad)
+{
+	char *p = malloc(4000), *q;
+
+	settle();
+	warm(p, 4000);
+	q = realloc(p, 100);
+	printf("same %d\n", p == q);
+	return rd(q, bad ? 4000 : 100);
+}
+
+static __attribute__((noinline)) ssize_t c_interior(int bad)
+{
+	char *p = malloc(131072);
+
+	warm(p + 65536, 1);
+	return bad ? rd(p + 131072 - 10, 20) : rd(p + 131072 - 20, 20);
+}
+
+static __attribute__((noinline)) ssize_t c_widen(int bad)
+{
+	char *p = malloc(100);
+	size_t u;
+
+	warm(p, 100);
+	u = malloc_usable_size(p);
+	return rd(p, bad ? u + 1 : u);
+}
+
+static char page[8192] __attribute__((aligned(4096)));
+
+static __attribute__((noinline)) ssize_t c_protect(int bad)
+{
+	ssize_t r;
+
+	warm(page, 100);
+	if (mprotect(page, 4096, PROT_READ) != 0)
+		exit(4);
+	r = rd(bad ? page : page + 4096, 100);
+	mprotect(page, 4096, PROT_READ | PROT_WRITE);
+	return r;
+}
+
+static char g64[64];
+
+static __attribute__((noinline)) ssize_t c_global(int bad)
+{
+	warm(g64, 64);
+	return rd(g64, bad ? 65 : 64);
+}
+
+static pthread_barrier_t bar;
+static char *shared;
+static int thread_bad;
+static ssize_t thread_r;
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	warm(shared, 100);
+	pthread_barrier_wait(&bar); /* main frees (bad) */
+	pthread_barrier_wait(&bar);
+	thread_r = rd(shared, thread_bad ? 1 : 100);
+	return NULL;
+}
+
+static __attribute__((noinline)) ssize_t c_thread(int bad)
+{
+	pthread_t t;
+
+	shared = malloc(100);
+	thread_bad = bad;
+	pthread_barrier_init(&bar, NULL, 2);
+	pthread_create(&t, NULL, reader, NULL);
+	pthread_barrier_wait(&bar);
+	if (bad)
+		free(shared);
+	pthread_barrier_wait(&bar);
+	pthread_join(t, NULL);
+	return thread_r;
+}
+
+static __attribute__((noinline)) ssize_t c_stack(int bad)
+{
+	char name[16], rest[240];
+	ssize_t r;
+
+	warm(name, sizeof name);
+	r = rd(name, bad ? 32 : 16);
+	__asm__ volatile("" : : "r"(name), "r"(rest) : "memory");
+	return r;
+}
+
+static const struct {
+	const char *name;
+	ssize_t (*fn)(int);
+} cases[] = {
+	{"free", c_free},         {"reuse", c_reuse},   {"shrink", c_shrink}, {"interior", c_interior},
+	{"widen", c_widen},       {"protect", c_protect}, {"global", c_global}, {"thread", c_thread},
+	{"stack", c_stack},
+};
+
+int main(int argc, char **argv)
+{
+	if (argc != 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad")))
+		return 2;
+	zfd = open("/dev/zero", O_RDONLY);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		if (!strcmp(argv[1], cases[i].name)) {
+			ssize_t r = cases[i].fn(!strcmp(argv[2], "bad"));
+			printf("result %zd\n", r);
+			return 0;
+		}
+	return 2;
+}

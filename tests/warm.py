@@ -1,0 +1,40 @@
+"""Bad calls right after good ones on the same buffer and call site: the
+library's per-thread caches (the verdict cache of heap blocks and globals,
+bounds/vcache.h; the frame cache) must not hide a change.  A block freed,
+freed and handed out smaller, shrunk by realloc, read past its end deep
+inside, widened by malloc_usable_size; a page made read-only; a global
+read past its end; a block freed by another thread; a stack variable read
+past its end.  Each bad case gives exactly one report (call, problem, bad
+bytes, caller); each good twin none, with the result it has without the
+library.  tests/victim_warm.c."""
+import os
+
+from rwctest import BUILD, Run, ok, done, check_report
+
+PROG = os.path.join(BUILD, "tests", "victim_warm")
+NOQ = {"RWCHECK_QUARANTINE": "0"}
+
+# case, env, problem, first bad byte, last bad byte
+CASES = [
+    ("free", None, "use-after-free", 0, 0),
+    ("reuse", NOQ, "heap-overflow", 97, 99),
+    ("shrink", None, "heap-overflow", 100, 3999),
+    ("interior", None, "heap-overflow", 10, 19),
+    ("widen", None, "heap-overflow", None, None),
+    ("protect", None, "buf-not-writable", 0, 99),
+    ("global", None, "global-overflow", 64, 64),
+    ("thread", None, "use-after-free", 0, 0),
+    ("stack", None, "stack-overflow", 16, 31),
+]
+
+for case, env, problem, first, last in CASES:
+    r = Run([PROG, case, "bad"], env=env)
+    check_report(r, "%s bad" % case, "read", problem, first=first, last=last)
+    base = Run([PROG, case, "good"], preload=False)
+    g = Run([PROG, case, "good"], env=env)
+    ok(g.status == 0 and not g.reports and g.log == "", "%s good: no report" % case, g.describe())
+    ok(g.results == base.results and g.results,
+       "%s good: same result as without rwcheck (%s)" % (case, g.results), base.describe())
+    if case == "reuse":
+        ok("same 1" in r.stdout, "reuse: the freed block came back at once (same 1)", r.stdout)
+done()
