@@ -54,6 +54,22 @@ for m in execve execle execvpe fexecve posix_spawn posix_spawnp vfork; do
 	"$W" --trace-children=yes -- "$X" $m "$LIB" "$B" >"$out" 2>"$err"; st=$?
 	t "$([ $st = 1 ] && reported; echo $?)" "--trace-children=yes: the same $m child is checked (got $st)"
 done
+# What such a child's environment holds: the other entries, every other
+# variable (also through the copy of more than 16 KiB); errno as without.
+printf '#!/bin/sh\necho "$(env | grep -c "^V[0-9]*=")[$LD_PRELOAD]"\n' >"$tmp/show"; chmod 755 "$tmp/show"
+"$W" --trace-children=no -- "$X" execve "$LIB:/nonexistent/libother.so" "$tmp/show" >"$out" 2>"$err"; st=$?
+t "$([ $st = 0 ] && [ "$(cat "$out")" = '0[/nonexistent/libother.so]' ]; echo $?)" "execve's envp: the library's entry out, the others kept (got $st: $(cat "$out"))"
+for m in execve vfork; do
+	# (2100 variables: an array of more than 16 KiB, copied into a mapping)
+	env $(seq -f 'V%g=1' 2100) "$W" --trace-children=no -- "$X" $m "$LIB" "$tmp/show" >"$out" 2>"$err"; st=$?
+	t "$([ $st = 0 ] && [ "$(cat "$out")" = '2100[]' ]; echo $?)" "$m, an envp of more than 16 KiB: copied whole, without the library (got $st: $(cat "$out"))"
+done
+"$W" --trace-children=yes -- "$X" execve "$LIB" "$tmp/show" >"$out" 2>"$err"; st=$?
+t "$([ $st = 0 ] && [ "$(cat "$out")" = "0[$LIB]" ]; echo $?)" "yes: execve's envp is handed on as it is (got $st: $(cat "$out"))"
+"$X" execve "$LIB" /nonexistent/prog >"$out" 2>"$tmp/plain"; st0=$?
+"$W" --trace-children=no -- "$X" execve "$LIB" /nonexistent/prog >"$out" 2>"$err"; st=$?
+t "$([ $st = $st0 ] && [ "$(head -n 1 "$err")" = "$(cat "$tmp/plain")" ] && [ "$(cat "$tmp/plain")" = 'execve: No such file or directory' ]; echo $?)" \
+	"a failing execve: the same status and errno as without rwcheck (got $st: $(head -n 1 "$err"))"
 "$W" --trace-children=no -- "$X" system "$LIB" "$B" >"$out" 2>"$err"; st=$?
 t "$([ $st = 0 ] && quiet; echo $?)" "--trace-children=no: system() starts an unchecked child (got $st)"
 "$W" --trace-children=no -- "$X" fork-bad >"$out" 2>"$err"; st=$?
