@@ -10,7 +10,8 @@
  *
  * OPTIONS: --format=text|json --quiet --every --sarif=FILE --srcroot=DIR
  * --out=FILE --error-exitcode=N --rmdir (remove DIR at the end)
- * --outer=DIR (a nested wrapper: append DIR's logs to the outer one's).
+ * --outer=DIR (a nested wrapper: append DIR's logs to the outer one's)
+ * --no-trace-children (the processes without the library were meant so).
  * Without --run: exit 1 when there was any bad call, 0 when none, 2 on
  * error. */
 #include "config.h"
@@ -28,7 +29,7 @@
 
 struct opts {
 	const char *format, *sarif, *srcroot, *outpath, *dir, *lib, *outer, *supp;
-	int quiet, every, rmdir, error_exitcode, show_suppressed;
+	int quiet, every, rmdir, error_exitcode, show_suppressed, notrace;
 	char **cmd;
 };
 
@@ -36,7 +37,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: rwcheck-collect [--format=text|json] [--quiet] [--every] [--sarif=FILE]"
 			" [--srcroot=DIR] [--out=FILE] [--error-exitcode=N] [--rmdir] [--outer=DIR]"
-			" [--run=LIB] DIR [-- COMMAND...]\n");
+			" [--no-trace-children] [--run=LIB] DIR [-- COMMAND...]\n");
 }
 
 /* --probe, run with the library preloaded: is it really in? */
@@ -83,6 +84,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->supp = v;
 		else if (strcmp(argv[a], "--show-suppressed") == 0)
 			o->show_suppressed = 1;
+		else if (strcmp(argv[a], "--no-trace-children") == 0)
+			o->notrace = 1;
 		else if (strncmp(argv[a], "--outer=", 8) == 0)
 			o->outer = v;
 		else if (strncmp(argv[a], "--run=", 6) == 0)
@@ -186,17 +189,22 @@ static size_t checked(struct ptree *pt, const struct run *r)
 	return c;
 }
 
-static void unchecked_line(FILE *out, struct ptree *pt, size_t without)
+/* NOTRACE (--trace-children=no): they were meant to, and the line is no
+ * warning. */
+static void unchecked_line(FILE *out, struct ptree *pt, size_t without, int notrace)
 {
 	int shown = 0;
 
-	fprintf(out, "rwcheck: warning: %zu process%s ran without the library, unchecked:", without,
-		without == 1 ? "" : "es");
+	fprintf(out, "rwcheck: %s%zu process%s ran without the library, unchecked:", notrace ? "" : "warning: ",
+		without, without == 1 ? "" : "es");
 	for (size_t i = 0; i < pt->n && shown < 3; i++)
 		if (pt->v[i].with == 0)
 			fprintf(out, "%s %s (pid %ld)", shown++ ? "," : "", pt->v[i].exe, pt->v[i].pid);
-	fprintf(out, "%s; LD_PRELOAD was taken from their environment (env -i, a test harness "
-		     "that sets its own), or they are static or setuid\n", without > 3 ? ", ..." : "");
+	if (notrace)
+		fprintf(out, "%s; as --trace-children=no asks\n", without > 3 ? ", ..." : "");
+	else
+		fprintf(out, "%s; LD_PRELOAD was taken from their environment (env -i, a test harness "
+			     "that sets its own), or they are static or setuid\n", without > 3 ? ", ..." : "");
 }
 
 static void summary(FILE *out, const struct opts *o, const struct run *r, struct ptree *pt)
@@ -207,8 +215,8 @@ static void summary(FILE *out, const struct opts *o, const struct run *r, struct
 		summary_json(out, r, with, without);
 		return;
 	}
-	if (without)
-		unchecked_line(out, pt, without);
+	if (without && !(o->notrace && o->quiet))
+		unchecked_line(out, pt, without, o->notrace);
 	if (!o->quiet)
 		supps_print(r->supps, out, o->show_suppressed);
 	if (!r->bad)

@@ -15,6 +15,7 @@ unsigned rwc_checks = RWC_CHECK_MAPS | RWC_CHECK_OFFSET | RWC_CHECK_COUNT;
 static const char *const format_names[] = {"text", "json", NULL};
 static const char *const action_names[] = {"report", "efault", "abort", NULL};
 static const char *const query_names[] = {"parse", "auto", NULL};
+static const char *const trace_names[] = {"no", "yes", NULL};
 
 int rwc_parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
@@ -123,6 +124,8 @@ static const struct {
 	{"RWCHECK_HEAP_ORIGINS", NULL, 16, 1, offsetof(struct rwc_knobs, heap_origins),
 	 "0 (off), 1 (the call sites that allocated and freed each heap block) or up to 16 frames of "
 	 "their backtraces"},
+	{"RWCHECK_TRACE_CHILDREN", trace_names, 0, 1, offsetof(struct rwc_knobs, trace_children),
+	 "yes (the processes this one starts are checked too) or no (they run without the library)"},
 	{"RWCHECK_QUARANTINE", NULL, RWC_QUARANTINE_MAX, RWC_QUARANTINE_DEFAULT, offsetof(struct rwc_knobs, quarantine),
 	 "a number of bytes from 0 (off) to 1073741824"},
 };

@@ -23,6 +23,9 @@ struct rwc_knobs {
 	int gen_suppressions; /* 1: each report carries a suppression for it */
 	int heap_origins;    /* frames of each heap block's allocation and free to keep: 0..16 */
 	int quarantine;      /* bytes of freed heap blocks held back from reuse */
+	int trace_children;  /* RWCHECK_TRACE_CHILDREN: 0 no, 1 yes; only validated here:
+			      * the constructor acts on "no" and takes the knob away
+			      * (entry/exec.c) */
 	unsigned checks;     /* RWC_CHECK_* bits */
 };
 

@@ -31,12 +31,13 @@ static void die_missing(const char *name)
 /* The allocator family is bound as the loader binds libc's own calls to
  * it (symscope.h): the next module after this one that defines the name
  * for libc's version of it — glibc's libc_malloc_debug.so too, which
- * dlsym(RTLD_NEXT) skips. */
+ * dlsym(RTLD_NEXT) skips.  So is the exec family (entry/exec.c), which a
+ * vfork child binds: symscope takes no lock and allocates nothing. */
 static void *bind_next(unsigned idx, const char *name)
 {
 	void *p = NULL;
 
-	if (idx - RWC_IDX_malloc <= RWC_IDX_malloc_usable_size - RWC_IDX_malloc &&
+	if (idx - RWC_IDX_malloc <= RWC_IDX_posix_spawnp - RWC_IDX_malloc &&
 	    rwc_sym_first(name, rwc_libc_symver(name), rwc_sym_self(), &p))
 		return p;
 	return dlsym(RTLD_NEXT, name);

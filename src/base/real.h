@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 #include <malloc.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
@@ -21,7 +22,9 @@
 	X(brk) X(sbrk) X(shmat) X(shmdt) X(dlclose) X(syscall)               \
 	X(malloc) X(calloc) X(free) X(realloc) X(reallocarray) X(memalign)   \
 	X(aligned_alloc) X(posix_memalign) X(valloc) X(pvalloc)              \
-	X(malloc_usable_size)
+	X(malloc_usable_size)                                                 \
+	X(execve) X(execle) X(execvpe) X(fexecve) X(posix_spawn)             \
+	X(posix_spawnp)
 
 enum rwc_real_idx {
 #define RWC_ENTRY_X_(n) RWC_IDX_##n,

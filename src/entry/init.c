@@ -21,6 +21,7 @@
 #include "bounds/quarantine.h"
 #include "base/knobs.h"
 #include "base/log.h"
+#include "entry/exec.h"
 #include "entry/mapwatch.h"
 #include "base/ownmem.h"
 #include "base/real.h"
@@ -34,14 +35,14 @@ __attribute__((destructor)) static void rwc_fini(void)
 
 /* The knobs that must act before main: allocation sites and the
  * quarantine (blocks are allocated and freed before the first checked
- * call), and whether to load libgcc's
+ * call), RWCHECK_TRACE_CHILDREN (the environment main sees), and whether to load libgcc's
  * unwinder now for allocation traces (RWCHECK_HEAP_ORIGINS above 1; the
  * stack check loads nothing: stackwalk.h).  (The knobs are parsed again, with
  * warnings, by the first checked call; nothing is read in a
  * secure-execution process.) */
 static int early_knobs(void)
 {
-	const char *env[16], *c, *h, *q;
+	const char *env[16], *c, *h, *q, *t;
 	unsigned checks = RWC_CHECKS_DEFAULT;
 	unsigned long frames = 1, bytes = RWC_QUARANTINE_DEFAULT;
 
@@ -50,8 +51,11 @@ static int early_knobs(void)
 	c = rwc_knobs_lookup(env, 16, "RWCHECK_CHECKS");
 	h = rwc_knobs_lookup(env, 16, "RWCHECK_HEAP_ORIGINS");
 	q = rwc_knobs_lookup(env, 16, "RWCHECK_QUARANTINE");
-	if ((!c && !h && !q) || getauxval(AT_SECURE))
+	t = rwc_knobs_lookup(env, 16, "RWCHECK_TRACE_CHILDREN");
+	if ((!c && !h && !q && !t) || getauxval(AT_SECURE))
 		return 0;
+	if (t) /* (before main copies its environment) */
+		rwc_exec_start(t);
 	if (c && rwc_parse_checks(c, RWC_CHECKS_DEFAULT, &checks) != 0)
 		checks = RWC_CHECKS_DEFAULT;
 	if (h && rwc_parse_uint(h, 16, &frames) != 0)
