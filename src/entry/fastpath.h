@@ -10,6 +10,7 @@
 
 #include "base/common.h"
 #include "bounds/fastbounds.h"
+#include "bounds/vcache.h"
 #include "mapview/tcache.h"
 
 /* A buffer call that needs no further look: count sane, bytes known good. */
@@ -29,7 +30,8 @@ int rwc_good_buf(uintptr_t a, size_t n, unsigned need, const void *sp, const voi
  * one mapping): then the span from the lowest to the highest byte is
  * looked up once instead of each segment (exact: every byte of the span
  * is good, so every segment's is); so is the bounds checks' first look
- * (no heap block below any of it, all of it below the stack pointer). */
+ * (no heap block below any of it, all of it below the stack pointer), and
+ * first of all the verdict cache (the whole span in one block or global). */
 static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned need, size_t *total,
 			       const void *sp, const void *pc)
 {
@@ -52,6 +54,10 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 			hi = b + len > hi ? b + len : hi;
 		}
 	}
+	if (hi > lo && rwc_vc_off_stack(lo, (uintptr_t)sp) && rwc_vc_lookup(lo, hi - lo, need)) {
+		*total = sum; /* every segment in one object of the verdict cache */
+		return 1;
+	}
 	if (hi > lo && !rwc_fast_range((const void *)lo, hi - lo, need))
 		for (long i = 0; i < iovcnt; i++)
 			if (!rwc_quick_range(iov[i].iov_base, iov[i].iov_len, need))
@@ -60,9 +66,15 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 	    !((!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below_span(lo, hi - 1)) &&
 	      (!(on & RWC_CHECK_STACK) || hi - 1 < (uintptr_t)sp) &&
 	      (!(on & RWC_CHECK_GLOBAL) || rwc_glob_fast_span(lo, hi))))
+	{
+		uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+
 		for (long i = 0; i < iovcnt; i++)
 			if (!rwc_bounds_fast_on(on, iov[i].iov_base, iov[i].iov_len, sp, pc))
 				return 0;
+		if (hi > lo)
+			rwc_vc_note(lo, hi - lo, need, (uintptr_t)sp, g);
+	}
 	*total = sum;
 	return 1;
 }
