@@ -10,6 +10,17 @@
 #include "bounds/globals.h"
 #include "mapview/tcache.h"
 
+/* The live block rwc_heap_in last found holding a buffer in this thread,
+ * as it found it (l 0: none since rwc_heap_seen_clear): what the verdict
+ * cache (vcache.h) remembers of a good call's block without a second
+ * search. */
+struct rwc_heap_seen {
+	uintptr_t l;
+	size_t usable;
+	unsigned slack;
+};
+extern __thread struct rwc_heap_seen rwc_heap_seen __attribute__((tls_model("initial-exec")));
+
 /* [p, p+n) within the bytes asked for of the live block at L (slack byte
  * SLACK, heapmap.h), from glibc's chunk header, read when it is on the
  * page of P (mapped: P is) or in a range the thread knows readable. */
@@ -21,9 +32,13 @@ static inline int rwc_heap_in(uintptr_t l, unsigned slack, uintptr_t p, size_t n
 	    !rwc_fast_range((const void *)(l - RWC_CHUNK_HDR), RWC_CHUNK_HDR, RWC_NEED_READ))
 		return 0;
 	usable = rwc_chunk_usable(rwc_chunk_word(l));
-	if (p - l >= usable || (req = rwc_hm_requested_quick(slack, usable)) == SIZE_MAX)
+	if (p - l >= usable || (req = rwc_hm_requested_quick(slack, usable)) == SIZE_MAX ||
+	    p - l >= req || n > req - (p - l))
 		return 0;
-	return p - l < req && n <= req - (p - l);
+	rwc_heap_seen.usable = usable;
+	rwc_heap_seen.slack = slack;
+	rwc_heap_seen.l = l;
+	return 1;
 }
 
 /* A buffer in a live block: the block starting in the buffer's own bitmap

@@ -7,11 +7,13 @@
 
 #include "bounds/vcache.h"
 
+#include "bounds/fastbounds.h"
 #include "bounds/globals.h"
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
 TLS struct rwc_vc_set rwc_vc;
+TLS struct rwc_heap_seen rwc_heap_seen;
 
 /* The live block holding A, found as the fast path finds it (its own
  * bitmap word, or a start this thread found lately), described in V with
@@ -20,10 +22,15 @@ TLS struct rwc_vc_set rwc_vc;
 static int block_of(uintptr_t a, struct rwc_vc *v, size_t *req)
 {
 	unsigned slack;
-	uintptr_t l = rwc_hm_near_slack(a, &slack);
+	uintptr_t l = rwc_heap_seen.l;
 	const struct rwc_hm_leaf *leaf;
-	size_t g, usable;
+	size_t g, usable = rwc_heap_seen.usable;
 
+	if (l && l <= a && a - l < usable) { /* this call's block, as the fast path found it */
+		slack = rwc_heap_seen.slack;
+		goto found;
+	}
+	l = rwc_hm_near_slack(a, &slack);
 	for (int i = 0; !l && i < RWC_HBLOCKS; i++) {
 		uintptr_t s = rwc_hblock[i];
 
@@ -34,6 +41,7 @@ static int block_of(uintptr_t a, struct rwc_vc *v, size_t *req)
 		   !rwc_fast_range((const void *)(l - RWC_CHUNK_HDR), RWC_CHUNK_HDR, RWC_NEED_READ)))
 		return 0;
 	usable = rwc_chunk_usable(rwc_chunk_word(l));
+found:
 	*req = rwc_hm_requested_quick(slack, usable);
 	if (!usable || *req == SIZE_MAX)
 		return 0;
@@ -54,7 +62,7 @@ static int object_of(uintptr_t a, uint64_t g, uintptr_t *lo, uintptr_t *span)
 {
 	const struct rwc_gcache_set *c = &rwc_gcache;
 
-	if (c->gen != g)
+	if (c->gen != g || a - c->none.lo < c->none.span) /* outside every image */
 		return 0;
 	for (int i = 0; i < RWC_GCACHE_N; i++) {
 		const struct rwc_gcache *e = &c->e[i];

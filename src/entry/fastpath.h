@@ -1,7 +1,9 @@
 /* fastpath.h: the good-call fast path of the entry points: a buffer or a
- * vector call answered from the thread's cache of good ranges (tcache.h)
- * and the bounds checks' fast path (fastbounds.h).  Lock-free, no shared
- * writes, no system call; async-signal-safe. */
+ * vector call answered from the thread's verdict cache (vcache.h), its
+ * frame cache, its cache of good ranges (tcache.h) and the bounds checks'
+ * fast path (fastbounds.h); a good buffer's object then goes into the
+ * verdict cache.  Lock-free, no shared writes, no system call;
+ * async-signal-safe. */
 #ifndef RWC_FASTPATH_H
 #define RWC_FASTPATH_H
 
@@ -19,10 +21,28 @@ static inline int rwc_fast_buf(const void *p, size_t n, unsigned need)
 	return RWC_LIKELY(n <= (size_t)SSIZE_MAX) && rwc_quick_range(p, n, need);
 }
 
-/* The same, and [p, p+n) within its heap block, stack frame or global
+/* The same, and [a, a+n) within its heap block, stack frame or global
  * (SP the caller's stack pointer, PC its return address), when the
- * verdict cache (vcache.h) did not hold it; fastpath.c. */
-int rwc_good_buf(uintptr_t a, size_t n, unsigned need, const void *sp, const void *pc);
+ * verdict cache (vcache.h) did not hold it; then the cache remembers the
+ * object that holds it. */
+static inline __attribute__((always_inline)) int rwc_good_buf(uintptr_t a, size_t n, unsigned need,
+							       const void *sp, const void *pc)
+{
+	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+	const void *p = (const void *)a;
+
+	if (n > (size_t)SSIZE_MAX)
+		return 0;
+	rwc_heap_seen.l = 0;
+	/* a buffer in a frame this thread walked for this call: a live frame
+	 * of its stack, mapped and writable */
+	if (a >= (uintptr_t)sp && n <= UINTPTR_MAX - a && rwc_stack_in_frame(a, a + n, (uintptr_t)sp, (uintptr_t)pc))
+		return 1;
+	if (!rwc_quick_range(p, n, need) || !rwc_bounds_fast(p, n, sp, pc))
+		return 0;
+	rwc_vc_note(a, n, need, (uintptr_t)sp, g);
+	return 1;
+}
 
 /* The same for a vector call: count, array, total, every segment (and
  * its heap block or stack frame; SP and PC as for rwc_bounds_fast).  The
