@@ -11,7 +11,7 @@
 #include "mapview/tcache.h"
 
 /* The live block rwc_heap_in last found holding a buffer in this thread,
- * as it found it (l 0: none since rwc_heap_seen_clear): what the verdict
+ * as it found it when asked to (l 0: none since cleared): what the verdict
  * cache (vcache.h) remembers of a good call's block without a second
  * search. */
 struct rwc_heap_seen {
@@ -24,7 +24,7 @@ extern __thread struct rwc_heap_seen rwc_heap_seen __attribute__((tls_model("ini
 /* [p, p+n) within the bytes asked for of the live block at L (slack byte
  * SLACK, heapmap.h), from glibc's chunk header, read when it is on the
  * page of P (mapped: P is) or in a range the thread knows readable. */
-static inline int rwc_heap_in(uintptr_t l, unsigned slack, uintptr_t p, size_t n)
+static inline __attribute__((always_inline)) int rwc_heap_in(uintptr_t l, unsigned slack, uintptr_t p, size_t n, int seen)
 {
 	size_t usable, req;
 
@@ -35,25 +35,27 @@ static inline int rwc_heap_in(uintptr_t l, unsigned slack, uintptr_t p, size_t n
 	if (p - l >= usable || (req = rwc_hm_requested_quick(slack, usable)) == SIZE_MAX ||
 	    p - l >= req || n > req - (p - l))
 		return 0;
-	rwc_heap_seen.usable = usable;
-	rwc_heap_seen.slack = slack;
-	rwc_heap_seen.l = l;
+	if (seen) {
+		rwc_heap_seen.usable = usable;
+		rwc_heap_seen.slack = slack;
+		rwc_heap_seen.l = l;
+	}
 	return 1;
 }
 
 /* A buffer in a live block: the block starting in the buffer's own bitmap
  * word, or one this thread found lately (an interior pointer of a large
  * block, without searching the bitmap backwards). */
-static inline int rwc_heap_quick(uintptr_t p, size_t n)
+static inline __attribute__((always_inline)) int rwc_heap_quick(uintptr_t p, size_t n, int seen)
 {
 	unsigned slack = 0;
 	uintptr_t l = rwc_hm_near_slack(p, &slack);
 
 	if (l) /* the nearest start: the block holding p starts here or nowhere */
-		return rwc_heap_in(l, slack, p, n);
+		return rwc_heap_in(l, slack, p, n, seen);
 	for (int i = 0; i < RWC_HBLOCKS; i++) {
 		l = rwc_hblock[i];
-		if (l && l <= p && p - l < RWC_HM_SEARCH && rwc_hm_live_slack(l, &slack) && rwc_heap_in(l, slack, p, n))
+		if (l && l <= p && p - l < RWC_HM_SEARCH && rwc_hm_live_slack(l, &slack) && rwc_heap_in(l, slack, p, n, seen))
 			return 1;
 	}
 	return 0;
@@ -61,9 +63,9 @@ static inline int rwc_heap_quick(uintptr_t p, size_t n)
 
 /* The bounds checks' fast path, for the checks ON in force: a buffer that
  * is neither on the heap nor on the stack, or one inside a block just
- * found, in a few loads. */
+ * found, in a few loads (SEEN: the block goes into rwc_heap_seen). */
 static inline __attribute__((always_inline)) int rwc_bounds_fast_on(unsigned on, const void *p, size_t n,
-								    const void *sp0, const void *pc)
+								    const void *sp0, const void *pc, int seen)
 {
 	uintptr_t a = (uintptr_t)p;
 	int in_heap = 0;
@@ -76,7 +78,7 @@ static inline __attribute__((always_inline)) int rwc_bounds_fast_on(unsigned on,
 	    rwc_stack_in_frame(a, a + n, (uintptr_t)sp0, (uintptr_t)pc))
 		return 1;
 	if ((on & RWC_CHECK_HEAP) && !rwc_hm_nothing_below(a)) {
-		if (!rwc_heap_quick(a, n))
+		if (!rwc_heap_quick(a, n, seen))
 			return rwc_bounds_good(a, n, (uintptr_t)sp0, (uintptr_t)pc);
 		in_heap = 1; /* not a global */
 	}
@@ -92,7 +94,7 @@ static inline __attribute__((always_inline)) int rwc_bounds_fast_on(unsigned on,
 static inline __attribute__((always_inline)) int rwc_bounds_fast(const void *p, size_t n, const void *sp0,
 								 const void *pc)
 {
-	return rwc_bounds_fast_on(rwc_bounds_on(), p, n, sp0, pc);
+	return rwc_bounds_fast_on(rwc_bounds_on(), p, n, sp0, pc, 1);
 }
 
 #endif

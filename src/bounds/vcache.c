@@ -125,12 +125,24 @@ void rwc_vc_note(uintptr_t a, size_t n, unsigned need, uintptr_t sp0, uint64_t g
 
 	if (!on || !n || !g || !rwc_vc_off_stack(a, sp0))
 		return;
+	/* an object is remembered the second time in a row a call that
+	 * missed the cache finds it: a block read once (a fresh buffer) costs
+	 * no entry, and evicts none */
+	if (rwc_heap_seen.l && rwc_heap_seen.l <= a && a - rwc_heap_seen.l < rwc_heap_seen.usable &&
+	    rwc_heap_seen.l != rwc_vc.cand) {
+		rwc_vc.cand = rwc_heap_seen.l;
+		return;
+	}
 	if ((on & RWC_CHECK_HEAP) && !rwc_hm_nothing_below(a) && block_of(a, &v, &req)) {
 		if (a - v.lo >= req || n > req - (a - v.lo))
 			return; /* not within the block (the full check decided) */
 		v.span = req;
 	} else if (!(on & RWC_CHECK_GLOBAL) || !object_of(a, g, &v.lo, &v.span)) {
 		return; /* in no object (or in one of the heap this cache cannot find) */
+	}
+	if (v.lo != rwc_vc.cand) {
+		rwc_vc.cand = v.lo;
+		return;
 	}
 	v.ok = RWC_NEED_READ | RWC_NEED_WRITE;
 	if (!rwc_fast_range((const void *)v.lo, v.span, v.ok) && !rwc_fast_range((const void *)v.lo, v.span, v.ok = need))

@@ -38,6 +38,7 @@ struct rwc_vc {
 
 struct rwc_vc_set {
 	uint64_t gen; /* the map view's generation of every entry (0: none) */
+	uintptr_t cand; /* the object a good call found last, not entered yet */
 	unsigned next;
 	struct rwc_vc e[RWC_VC_N];
 };

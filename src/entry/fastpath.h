@@ -58,6 +58,7 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 	size_t sum = 0;
 	uintptr_t lo = UINTPTR_MAX, hi = 0;
 	unsigned on = rwc_bounds_on();
+	uint64_t g;
 
 	if (iovcnt < 0 || iovcnt > IOV_MAX ||
 	    !rwc_quick_range(iov, (size_t)iovcnt * sizeof *iov, RWC_NEED_READ))
@@ -78,23 +79,23 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 		*total = sum; /* every segment in one object of the verdict cache */
 		return 1;
 	}
+	g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
 	if (hi > lo && !rwc_fast_range((const void *)lo, hi - lo, need))
 		for (long i = 0; i < iovcnt; i++)
 			if (!rwc_quick_range(iov[i].iov_base, iov[i].iov_len, need))
 				return 0;
+	rwc_heap_seen.l = 0;
 	if (RWC_UNLIKELY(on) && hi > lo && /* the same for the bounds checks' first look */
 	    !((!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below_span(lo, hi - 1)) &&
 	      (!(on & RWC_CHECK_STACK) || hi - 1 < (uintptr_t)sp) &&
 	      (!(on & RWC_CHECK_GLOBAL) || rwc_glob_fast_span(lo, hi))))
-	{
-		uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
-
 		for (long i = 0; i < iovcnt; i++)
-			if (!rwc_bounds_fast_on(on, iov[i].iov_base, iov[i].iov_len, sp, pc))
+			if (!rwc_bounds_fast_on(on, iov[i].iov_base, iov[i].iov_len, sp, pc, 0))
 				return 0;
-		if (hi > lo)
-			rwc_vc_note(lo, hi - lo, need, (uintptr_t)sp, g);
-	}
+	/* the span may lie in one object (the last segment's block, if any,
+	 * starts at or below its first byte): the verdict cache may take it */
+	if (on && hi > lo && rwc_heap_seen.l <= lo)
+		rwc_vc_note(lo, hi - lo, need, (uintptr_t)sp, g);
 	*total = sum;
 	return 1;
 }
