@@ -19,6 +19,7 @@
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
 TLS struct rwc_gcache_set rwc_gcache;
+TLS int rwc_glob_seen;
 
 #ifdef DLFO_STRUCT_HAS_EH_DBASE /* glibc 2.35+: _dl_find_object */
 

@@ -36,6 +36,9 @@ struct rwc_gcache_set {
 };
 
 extern __thread struct rwc_gcache_set rwc_gcache __attribute__((tls_model("initial-exec")));
+/* rwc_glob_fast found the buffer in an object (not a run without any):
+ * set there, cleared by its user (the verdict cache's fill, vcache.h). */
+extern __thread int rwc_glob_seen __attribute__((tls_model("initial-exec")));
 
 /* [a, a+n) known good from this thread's cache (n > 0).  Entries of one
  * generation never overlap but for copies of one range: the first that
@@ -49,8 +52,10 @@ static inline int rwc_glob_fast(uintptr_t a, size_t n)
 	if (a - c->none.lo < c->none.span)
 		return 1;
 	for (const struct rwc_gcache *e = c->e; e < c->e + RWC_GCACHE_N; e++)
-		if (a - e->lo < e->span)
+		if (a - e->lo < e->span) {
+			rwc_glob_seen = e->lim != UINTPTR_MAX;
 			return n <= e->lim - a;
+		}
 	return 0;
 }
 

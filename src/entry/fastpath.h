@@ -34,13 +34,15 @@ static inline __attribute__((always_inline)) int rwc_good_buf(uintptr_t a, size_
 	if (n > (size_t)SSIZE_MAX)
 		return 0;
 	rwc_heap_seen.l = 0;
+	rwc_glob_seen = 0;
 	/* a buffer in a frame this thread walked for this call: a live frame
 	 * of its stack, mapped and writable */
 	if (a >= (uintptr_t)sp && n <= UINTPTR_MAX - a && rwc_stack_in_frame(a, a + n, (uintptr_t)sp, (uintptr_t)pc))
 		return 1;
 	if (!rwc_quick_range(p, n, need) || !rwc_bounds_fast(p, n, sp, pc))
 		return 0;
-	rwc_vc_note(a, n, need, (uintptr_t)sp, g);
+	if (rwc_heap_seen.l || rwc_glob_seen) /* found in an object */
+		rwc_vc_note(a, n, need, (uintptr_t)sp, g);
 	return 1;
 }
 
