@@ -260,6 +260,31 @@ static void test_pagemap(void)
 	ok(rwc_pagemap_set(&m, 0x50000000, 0x50001000, 0) == 0 && !rwc_pagemap_good(&m, 0x50000000, 0x50000001, RD, &a, &b) &&
 	   rwc_pagemap_good(&m, 0x50001000, 0x50002000, RW, &a, &b), "a hole punched into a uniform granule");
 	ok(!rwc_pagemap_good(&m, 0xffffffffff600000, 0xffffffffff600010, RD, &a, &b), "beyond the tree: cannot tell");
+	{ /* random ranges against a plain array of every page's bits */
+		static unsigned char want[4096];
+		unsigned r = 12345, bad = 0;
+
+		rwc_pagemap_init(&m, mem, sizeof mem / sizeof mem[0], 12);
+		memset(want, 0, sizeof want);
+		for (int k = 0; k < 2000; k++) {
+			unsigned p0, p1, okb;
+
+			r = r * 1103515245u + 12345u;
+			p0 = (r >> 8) % 4096;
+			r = r * 1103515245u + 12345u;
+			p1 = p0 + 1 + (r >> 8) % (k % 7 == 0 ? 2000 : 70);
+			p1 = p1 > 4096 ? 4096 : p1;
+			okb = (r >> 4) & 3;
+			rwc_pagemap_set(&m, 0x7f0000000000 + (uintptr_t)p0 * 4096, 0x7f0000000000 + (uintptr_t)p1 * 4096, okb);
+			memset(want + p0, (int)okb, p1 - p0);
+		}
+		for (unsigned p = 0; p < 4096; p++)
+			for (unsigned need = 1; need <= 3; need++)
+				bad += rwc_pagemap_good(&m, 0x7f0000000000 + (uintptr_t)p * 4096,
+							0x7f0000000000 + (uintptr_t)p * 4096 + 1, need, &a, &b) !=
+				       ((want[p] & need) == need);
+		ok(bad == 0 && m.ok, "2,000 random ranges over 4,096 pages: every page as set last (%u wrong)", bad);
+	}
 	rwc_pagemap_init(&m, mem, 600, 12);
 	ok(rwc_pagemap_set(&m, 0x1000, 0x2000, RW) < 0 && !m.ok && !rwc_pagemap_good(&m, 0x1000, 0x1001, RD, &a, &b),
 	   "out of memory: says so, and answers nothing");

@@ -123,12 +123,24 @@ static uint32_t find(const struct dyn *t, const char *name, const char *ver)
 	return 0;
 }
 
-const struct link_map *rwc_sym_self(void)
+const struct link_map *rwc_module_of(const void *p)
 {
 	struct link_map *m = NULL;
 	Dl_info info;
+#ifdef DLFO_STRUCT_HAS_EH_DBASE /* glibc 2.35+ */
+	struct dl_find_object d;
 
-	return dladdr1((void *)&rwc_sym_self, &info, (void **)&m, RTLD_DL_LINKMAP) ? m : NULL;
+	/* before the loader set it up (a malloc from inside the loader's
+	 * start), it finds nothing: then dladdr1 */
+	if (_dl_find_object((void *)p, &d) == 0 && d.dlfo_link_map)
+		return d.dlfo_link_map;
+#endif
+	return dladdr1(p, &info, (void **)&m, RTLD_DL_LINKMAP) ? m : NULL;
+}
+
+const struct link_map *rwc_sym_self(void)
+{
+	return rwc_module_of((const void *)&rwc_sym_self);
 }
 
 const struct link_map *rwc_sym_first(const char *name, const char *ver, const struct link_map *after,
@@ -154,12 +166,11 @@ const struct link_map *rwc_sym_first(const char *name, const char *ver, const st
 
 const char *rwc_libc_symver(const char *name)
 {
-	struct link_map *m = NULL;
-	Dl_info info;
+	const struct link_map *m = rwc_module_of((const void *)&gnu_get_libc_version);
 	struct dyn t;
 	uint32_t i;
 
-	if (!dladdr1((void *)&gnu_get_libc_version, &info, (void **)&m, RTLD_DL_LINKMAP) || !m || !read_dyn(m, &t) || !t.versym ||
+	if (!m || !read_dyn(m, &t) || !t.versym ||
 	    !(i = find(&t, name, NULL)))
 		return NULL;
 	return ver_name(&t, t.versym[i] & 0x7fff);

@@ -27,4 +27,10 @@ const struct link_map *rwc_sym_first(const char *name, const char *ver, const st
 /* This library's own module. */
 const struct link_map *rwc_sym_self(void);
 
+/* The module whose image holds P, or NULL: glibc's _dl_find_object
+ * (lock-free, a binary search) where it can answer, else dladdr1 (which
+ * scans the module's whole symbol table: ~300,000 instructions for
+ * libc). */
+const struct link_map *rwc_module_of(const void *p);
+
 #endif

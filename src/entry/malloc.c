@@ -40,9 +40,9 @@ int rwc_heap_track = 1;
 
 static int same_module(const void *a, const void *b)
 {
-	Dl_info x, y;
+	const struct link_map *x = rwc_module_of(a);
 
-	return dladdr(a, &x) && dladdr(b, &y) && x.dli_fbase == y.dli_fbase;
+	return x && x == rwc_module_of(b);
 }
 
 /* Is the next malloc defined in glibc's own libc.so?  (Comparing with

@@ -57,14 +57,22 @@ static int64_t child(struct rwc_pagemap *m, uint64_t e, int leaf)
 	return (int64_t)at;
 }
 
+/* The 2 bits of OK for every page of [lo, hi) in the leaf at NODE (of the
+ * 512 pages from BASE): whole 64-bit words of 32 pages at a time. */
 static int set_leaf(struct rwc_pagemap *m, size_t node, uintptr_t base, uintptr_t lo, uintptr_t hi,
 		    unsigned ok)
 {
-	for (uintptr_t p = lo; p < hi; p += (uintptr_t)1 << m->shift) {
-		unsigned j = (unsigned)((p - base) >> m->shift);
-		uint64_t *w = &m->mem[node + j / 32];
-		unsigned b = 2 * (j % 32);
-		*w = (*w & ~((uint64_t)3 << b)) | ((uint64_t)(ok & 3) << b);
+	unsigned j0 = (unsigned)((lo - base) >> m->shift), j1 = (unsigned)((hi - base) >> m->shift);
+	uint64_t all = 0;
+
+	for (unsigned j = 0; j < 32; j++)
+		all |= (uint64_t)(ok & 3) << (2 * j);
+	for (unsigned w = j0 / 32; w <= (j1 - 1) / 32; w++) {
+		unsigned a = w == j0 / 32 ? j0 % 32 : 0, b = w == (j1 - 1) / 32 ? (j1 - 1) % 32 + 1 : 32;
+		uint64_t mask = b - a == 32 ? ~(uint64_t)0 : (((uint64_t)1 << (2 * (b - a))) - 1) << (2 * a);
+		uint64_t *x = &m->mem[node + w];
+
+		*x = (*x & ~mask) | (all & mask);
 	}
 	return 0;
 }
