@@ -8,31 +8,29 @@
 #include <errno.h>
 #include <string.h>
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
+/* A hex digit's value plus one; 0 for anything else. */
+static const unsigned char hexv[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
 
 /* Parses hex digits at *p (at least one, at most 16). */
 static int get_hex(const char **p, const char *end, uint64_t *out)
 {
 	uint64_t v = 0;
-	int n = 0, d;
+	const char *q = *p, *start = q;
+	unsigned d;
 
-	while (*p < end && (d = hexval(**p)) >= 0) {
-		if (++n > 16)
+	while (q < end && (d = hexv[(unsigned char)*q]) != 0) {
+		if (q - start == 16)
 			return -1;
-		v = (v << 4) | (uint64_t)d;
-		(*p)++;
+		v = (v << 4) | (d - 1);
+		q++;
 	}
+	*p = q;
 	*out = v;
-	return n ? 0 : -1;
+	return q > start ? 0 : -1;
 }
 
 static int get_dec(const char **p, const char *end, uint64_t *out)
