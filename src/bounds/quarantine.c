@@ -17,7 +17,10 @@ static void **ring;      /* len slots, mapped on first use */
 static size_t len;       /* a power of two */
 static int ring_state;   /* 0 none, 1 mapping, 2 ready, -1 failed */
 static unsigned long tail, head;
-static size_t held;      /* bytes of the blocks in the ring */
+/* Bytes of the blocks in the ring; a put counts its block after the
+ * exchange that shows it, so a take racing it may see the sum short,
+ * even negative (then it gives nothing back: the safe side). */
+static long held;
 
 size_t rwc_q_chunk_size(uintptr_t p)
 {
@@ -49,18 +52,20 @@ static void **get_ring(void)
 	return ring;
 }
 
-void *rwc_q_put(void *p)
+void *rwc_q_put(void *p, size_t size)
 {
 	void **r = get_ring(), *old;
 	unsigned long i;
+	long delta;
 
 	if (!r)
 		return p;
-	__atomic_fetch_add(&held, rwc_q_chunk_size((uintptr_t)p), __ATOMIC_RELAXED);
 	i = __atomic_fetch_add(&tail, 1, __ATOMIC_ACQ_REL);
 	old = __atomic_exchange_n(&r[i & (len - 1)], p, __ATOMIC_ACQ_REL);
-	if (old)
-		__atomic_fetch_sub(&held, rwc_q_chunk_size((uintptr_t)old), __ATOMIC_RELAXED);
+	/* one add for both, P in and OLD out; none when they weigh the same */
+	delta = (long)size - (old ? (long)rwc_q_chunk_size((uintptr_t)old) : 0);
+	if (delta)
+		__atomic_fetch_add(&held, delta, __ATOMIC_RELAXED);
 	return old;
 }
 
@@ -70,7 +75,7 @@ void *rwc_q_take(void)
 
 	if (__atomic_load_n(&ring_state, __ATOMIC_ACQUIRE) != 2)
 		return NULL;
-	while (__atomic_load_n(&held, __ATOMIC_RELAXED) > __atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED)) {
+	while (__atomic_load_n(&held, __ATOMIC_RELAXED) > (long)__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED)) {
 		unsigned long h = __atomic_load_n(&head, __ATOMIC_ACQUIRE);
 		unsigned long t = __atomic_load_n(&tail, __ATOMIC_ACQUIRE), to = h + 1;
 
@@ -84,7 +89,7 @@ void *rwc_q_take(void)
 			continue;
 		old = __atomic_exchange_n(&ring[h & (len - 1)], NULL, __ATOMIC_ACQ_REL);
 		if (old) {
-			__atomic_fetch_sub(&held, rwc_q_chunk_size((uintptr_t)old), __ATOMIC_RELAXED);
+			__atomic_fetch_sub(&held, (long)rwc_q_chunk_size((uintptr_t)old), __ATOMIC_RELAXED);
 			return old;
 		}
 	}

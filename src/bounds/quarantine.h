@@ -35,10 +35,11 @@ static inline int rwc_q_wants(size_t n)
  * keeps from reuse. */
 size_t rwc_q_chunk_size(uintptr_t p);
 
-/* Holds the glibc block P.  Returns a block the caller must now give to
- * the real free: one an older turn of the ring left in P's slot, or P
- * itself when the ring cannot hold it; NULL for none. */
-void *rwc_q_put(void *p);
+/* Holds the glibc block P of chunk size SIZE (rwc_q_chunk_size).
+ * Returns a block the caller must now give to the real free: one an
+ * older turn of the ring left in P's slot, or P itself when the ring
+ * cannot hold it; NULL for none. */
+void *rwc_q_put(void *p, size_t size);
 /* Maps the ring now (the constructor: before the program can make the
  * holes a later first-use mapping could land in). */
 void rwc_q_prepare(void);
