@@ -145,8 +145,19 @@ def peak_rss_kib(preload, i=0):
 
 
 def py_rss_kib(preload, i=0):
-    out = subprocess.run(["python3", "-c", PY_RSS], env=env(preload), stdout=subprocess.PIPE, check=True).stdout
+    """python3's own peak (the interpreter itself, not a launcher that
+    execs it: ru_maxrss outlives exec), with the default sites and
+    quarantine (preload True) or the library without them."""
+    global PYTHON
+    if PYTHON is None:
+        PYTHON = subprocess.run(["python3", "-c", "import sys; print(sys.executable)"],
+                                stdout=subprocess.PIPE, check=True, text=True).stdout.strip()
+    out = subprocess.run([PYTHON, "-c", PY_RSS], env=env({} if preload else SITES_OFF),
+                         stdout=subprocess.PIPE, check=True).stdout
     return float(out.split()[-1])
+
+
+PYTHON = None
 
 
 def measure(fn, samples):
@@ -205,7 +216,8 @@ def main():
         base, lib, ratio = measure(lambda p, i: wall(loop, EMPTY if p else False), loop_pairs)
         rows.append(("  reference: empty preload, shell loop", base / 1e6, lib / 1e6, ratio, None, "ms"))
     rss = measure(peak_rss_kib, 3)
-    rows.append(("peak RSS of python3 -c 'import json'",) + measure(py_rss_kib, 3) + (1.10, "KiB"))
+    rows.append(("python3 -c 'import json' peak RSS, sites+quarantine vs without",) + measure(py_rss_kib, 3)
+                + (1.10, "KiB"))
     return report(o, rows, rss, checks_of(o, scale, want))
 
 
