@@ -127,13 +127,13 @@ static inline __attribute__((always_inline)) uint32_t *site_word(struct rwc_hm_l
 	return s ? &s[g] : NULL;
 }
 
-void rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size_t usable)
+/* rwc_hm_live_req for any block: makes the leaf and the site words,
+ * lowers the lowest start, escapes a large slack. */
+static __attribute__((noinline)) void live_req_any(uintptr_t p, uint32_t site, size_t req, size_t usable)
 {
 	struct rwc_hm_leaf *l;
 	size_t g;
 
-	if (!p || (p & (RWC_HM_GRAIN - 1)))
-		return;
 	l = leaf_of(p, 1);
 	if (!l)
 		return;
@@ -150,9 +150,36 @@ void rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size_t usable)
 	set_bit(l->live, l->live_sum, g); /* release: the record before the bit */
 }
 
+/* The common block (its leaf and site words there, not below the
+ * lowest start, its slack in one byte) without a call: stores and one
+ * locked or. */
+void rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size_t usable)
+{
+	size_t i = p >> LEAF_SHIFT, g = grain(p);
+	size_t slack = req < usable ? usable - req : 0;
+	int origins = rwc_hm_origins;
+	struct rwc_hm_leaf *l;
+	uint32_t *sites = NULL;
+
+	if (RWC_UNLIKELY(!p || (p & (RWC_HM_GRAIN - 1)) || i >= NLEAVES))
+		return;
+	l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE);
+	if (RWC_LIKELY(l) && origins)
+		sites = __atomic_load_n(&l->sites, __ATOMIC_ACQUIRE);
+	if (RWC_UNLIKELY(!l || p < __atomic_load_n(&l->lowest, __ATOMIC_RELAXED) || (origins && !sites) ||
+			 req == SIZE_MAX || slack >= RWC_HM_ESCAPE)) {
+		live_req_any(p, site, req, usable);
+		return;
+	}
+	if (sites)
+		__atomic_store_n(&sites[g], site & 0xffffu, __ATOMIC_RELAXED);
+	__atomic_store_n(&l->slack[g], (uint8_t)slack, __ATOMIC_RELAXED);
+	set_bit(l->live, l->live_sum, g); /* release: the record before the bit */
+}
+
 /* The free site into the site word of grain G (before the freed bit:
  * a search that finds the bit finds the site). */
-static void note_free_site(struct rwc_hm_leaf *l, size_t g, uint32_t free_site)
+static inline __attribute__((always_inline)) void note_free_site(struct rwc_hm_leaf *l, size_t g, uint32_t free_site)
 {
 	uint32_t *w = rwc_hm_origins ? site_word(l, g, 0) : NULL;
 

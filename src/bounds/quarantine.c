@@ -20,12 +20,8 @@ static unsigned long tail, head;
 /* Bytes of the blocks in the ring; a put counts its block after the
  * exchange that shows it, so a take racing it may see the sum short,
  * even negative (then it gives nothing back: the safe side). */
-static long held;
+long rwc_q_held;
 
-size_t rwc_q_chunk_size(uintptr_t p)
-{
-	return rwc_chunk_word(p) & ~(size_t)7;
-}
 
 /* The ring, mapped on the first put: one slot per 64 bytes of the limit
  * (most freed blocks are larger), 1024 to 1 Mi slots. */
@@ -65,17 +61,17 @@ void *rwc_q_put(void *p, size_t size)
 	/* one add for both, P in and OLD out; none when they weigh the same */
 	delta = (long)size - (old ? (long)rwc_q_chunk_size((uintptr_t)old) : 0);
 	if (delta)
-		__atomic_fetch_add(&held, delta, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&rwc_q_held, delta, __ATOMIC_RELAXED);
 	return old;
 }
 
-void *rwc_q_take(void)
+void *rwc_q_take_slow(void)
 {
 	void *old;
 
 	if (__atomic_load_n(&ring_state, __ATOMIC_ACQUIRE) != 2)
 		return NULL;
-	while (__atomic_load_n(&held, __ATOMIC_RELAXED) > (long)__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED)) {
+	while (__atomic_load_n(&rwc_q_held, __ATOMIC_RELAXED) > (long)__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED)) {
 		unsigned long h = __atomic_load_n(&head, __ATOMIC_ACQUIRE);
 		unsigned long t = __atomic_load_n(&tail, __ATOMIC_ACQUIRE), to = h + 1;
 
@@ -89,7 +85,7 @@ void *rwc_q_take(void)
 			continue;
 		old = __atomic_exchange_n(&ring[h & (len - 1)], NULL, __ATOMIC_ACQ_REL);
 		if (old) {
-			__atomic_fetch_sub(&held, (long)rwc_q_chunk_size((uintptr_t)old), __ATOMIC_RELAXED);
+			__atomic_fetch_sub(&rwc_q_held, (long)rwc_q_chunk_size((uintptr_t)old), __ATOMIC_RELAXED);
 			return old;
 		}
 	}
