@@ -48,6 +48,28 @@ static void **get_ring(void)
 	return ring;
 }
 
+/* Each thread claims RESERVE slots of the ring at a time (one add to
+ * tail) and fills them in order: [next, end) are its claimed slots not
+ * yet filled.  A slot a take passed while still empty gets its block
+ * later all the same: that block then leaves by the exchange of the
+ * ring's next turn.  A signal handler's put that interrupts one may
+ * fill the same slot: the exchange gives the other block back at once. */
+#define RESERVE 16
+static __thread unsigned long next __attribute__((tls_model("initial-exec")));
+static __thread unsigned long end __attribute__((tls_model("initial-exec")));
+
+static inline unsigned long claim(void)
+{
+	unsigned long i = next;
+
+	if (RWC_UNLIKELY(i >= end || end - i > RESERVE)) {
+		i = __atomic_fetch_add(&tail, RESERVE, __ATOMIC_ACQ_REL);
+		end = i + RESERVE;
+	}
+	next = i + 1;
+	return i;
+}
+
 void *rwc_q_put(void *p, size_t size)
 {
 	void **r = get_ring(), *old;
@@ -56,7 +78,7 @@ void *rwc_q_put(void *p, size_t size)
 
 	if (!r)
 		return p;
-	i = __atomic_fetch_add(&tail, 1, __ATOMIC_ACQ_REL);
+	i = claim();
 	old = __atomic_exchange_n(&r[i & (len - 1)], p, __ATOMIC_ACQ_REL);
 	/* one add for both, P in and OLD out; none when they weigh the same */
 	delta = (long)size - (old ? (long)rwc_q_chunk_size((uintptr_t)old) : 0);
@@ -98,7 +120,11 @@ unsigned long rwc_q_age(uintptr_t p)
 
 	if (!p || __atomic_load_n(&ring_state, __ATOMIC_ACQUIRE) != 2)
 		return 0;
+	/* counted from this thread's next slot while no other claim came
+	 * after its own (one thread: exact); else from the tail */
 	t = __atomic_load_n(&tail, __ATOMIC_ACQUIRE);
+	if (end == t && next < end)
+		t = next;
 	for (size_t k = 0; k < len; k++)
 		if ((uintptr_t)__atomic_load_n(&ring[k], __ATOMIC_RELAXED) == p)
 			return ((t - 1 - k) & (len - 1)) + 1;
