@@ -216,7 +216,7 @@ def main():
         base, lib, ratio = measure(lambda p, i: wall(loop, EMPTY if p else False), loop_pairs)
         rows.append(("  reference: empty preload, shell loop", base / 1e6, lib / 1e6, ratio, None, "ms"))
     rss = measure(peak_rss_kib, 3)
-    rows.append(("python3 -c 'import json' peak RSS, sites+quarantine vs without",) + measure(py_rss_kib, 3)
+    rows.append(("python3 import json RSS vs no sites+q",) + measure(py_rss_kib, 3)
                 + (1.10, "KiB"))
     return report(o, rows, rss, checks_of(o, scale, want))
 
