@@ -68,12 +68,30 @@ CHECK_LINES = [
     ("process start + 1 read into a global", ["spawnglobal", 100], "global", None),
     ("process start + 1 read into a stack buffer", ["spawnone", 100], "stack", None),
     ("process start + 1 read into a stack buffer, no DWARF", ["spawnone", 100], "stack", 1.15, BENCH_NODW),
+    # issue 16: the default sites + quarantine ("sites": on/off is the
+    # target, off = the library without them, SITES_OFF)
+    ("malloc+free pair, 16 B", ["pair16", 2000000], "sites", 1.10),
+    ("malloc+free pair, 256 B", ["pair256", 2000000], "sites", 1.10),
+    ("malloc+free pair, 4 KiB", ["pair4k", 2000000], "sites", 1.10),
 ]
+# The library without issue 16's sites and quarantine: its "check off".
+SITES_OFF = {"RWCHECK_HEAP_ORIGINS": "0", "RWCHECK_QUARANTINE": "0"}
+
+
+def on_off(check):
+    """The knobs of a check line's two library runs: on, off."""
+    if check == "sites":
+        return {}, SITES_OFF
+    return {"RWCHECK_CHECKS": "+" + check}, {"RWCHECK_CHECKS": "-" + check}
 # Whole programs for the same comparison (wall time).
 CHECK_PROGRAMS = [
     ("sort of 1 MB of text (malloc-heavy)", "sort {data} >/dev/null", "heap"),
     ("python3 building 10^5 small objects", "python3 -c 'x=[dict(a=i) for i in range(100000)]'", "heap"),
+    ("sort of 1 MB, sites+quarantine", "sort {data} >/dev/null", "sites", 1.05),
+    ("python3 10^5 objects, sites+quarantine", "python3 -c 'x=[dict(a=i) for i in range(100000)]'", "sites", 1.05),
 ]
+# Peak RSS of python3 (issue 16: <= +10% with the default quarantine).
+PY_RSS = "import json, resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
 
 
 def env(preload):
@@ -124,6 +142,22 @@ def wall(cmd, preload):
 
 def peak_rss_kib(preload, i=0):
     return micro(["small"], preload)  # VmHWM of the program itself
+
+
+def py_rss_kib(preload, i=0):
+    """python3's own peak (the interpreter itself, not a launcher that
+    execs it: ru_maxrss outlives exec), with the default sites and
+    quarantine (preload True) or the library without them."""
+    global PYTHON
+    if PYTHON is None:
+        PYTHON = subprocess.run(["python3", "-c", "import sys; print(sys.executable)"],
+                                stdout=subprocess.PIPE, check=True, text=True).stdout.strip()
+    out = subprocess.run([PYTHON, "-c", PY_RSS], env=env({} if preload else SITES_OFF),
+                         stdout=subprocess.PIPE, check=True).stdout
+    return float(out.split()[-1])
+
+
+PYTHON = None
 
 
 def measure(fn, samples):
@@ -182,6 +216,8 @@ def main():
         base, lib, ratio = measure(lambda p, i: wall(loop, EMPTY if p else False), loop_pairs)
         rows.append(("  reference: empty preload, shell loop", base / 1e6, lib / 1e6, ratio, None, "ms"))
     rss = measure(peak_rss_kib, 3)
+    rows.append(("python3 import json RSS vs no sites+q",) + measure(py_rss_kib, 3)
+                + (1.10, "KiB"))
     return report(o, rows, rss, checks_of(o, scale, want))
 
 
@@ -191,23 +227,24 @@ def checks_of(o, scale, want):
         if not want(name):
             continue
         a = [args[0], max(1, args[1] // scale)]
-        on, off = {"RWCHECK_CHECKS": "+" + check}, {"RWCHECK_CHECKS": "-" + check}
+        on, off = on_off(check)
         prog = prog[0] if prog else None
         base, lib, r_none = measure(lambda p, i: micro(a, on if p else False, prog=prog), o.samples)
         off_t, _, r_off = measure(lambda p, i: micro(a, on if p else off, prog=prog), o.samples)
         checks.append((name, check, base, off_t, lib, r_none, r_off, target))
-    if o.only:
+    progs = [p for p in CHECK_PROGRAMS if want(p[0])]
+    if not progs:
         return checks
     data = "/tmp/rwbench-sort.txt"
     with open(data, "w") as fh:
         fh.write("\n".join(os.urandom(24).hex() for _ in range(1 << 15 >> (3 if o.quick else 0))))
-    for name, cmd, check in CHECK_PROGRAMS:
+    for name, cmd, check, *target in progs:
         cmd = cmd.format(data=data)
-        on, off = {"RWCHECK_CHECKS": "+" + check}, {"RWCHECK_CHECKS": "-" + check}
+        on, off = on_off(check)
         n = max(3, o.samples // 2)
         base, lib, r_none = measure(lambda p, i: wall(cmd, on if p else False), n)
         off_t, _, r_off = measure(lambda p, i: wall(cmd, on if p else off), n)
-        checks.append((name, check, base / 1e6, off_t / 1e6, lib / 1e6, r_none, r_off, None))
+        checks.append((name, check, base / 1e6, off_t / 1e6, lib / 1e6, r_none, r_off, target[0] if target else None))
     os.unlink(data)
     return checks
 
@@ -227,11 +264,13 @@ def report(o, rows, rss, checks):
         print("%-40s %8.0f KiB %9.0f KiB %+6.2f MiB (target <= +2 MiB)%s" % (
             "peak RSS of a small program", rss[0], rss[1], over, mark))
     print()
+    # the target is on on/none; for the "sites" lines on on/off (vs the library without them)
     print("%-44s %6s %10s %10s %10s %8s %8s %7s" % ("cost of the bounds checks", "check", "without",
                                                      "check off", "check on", "on/none", "on/off", "target"))
     for name, check, base, off_t, lib, r_none, r_off, target in checks:
         unit = "ms" if name.startswith(("sort", "python3")) else "ns"
-        mark = "" if target is None or r_none <= target else "  MISSED"
+        judged = r_off if check == "sites" else r_none  # sites: vs the library without them
+        mark = "" if target is None or judged <= target else "  MISSED"
         failed += bool(mark)
         print("%-44s %6s %7.1f %s %7.1f %s %7.1f %s %8.3f %8.3f %7s%s" % (
             name, check, base, unit, off_t, unit, lib, unit, r_none, r_off,

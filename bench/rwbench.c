@@ -201,6 +201,13 @@ static void w_mallocs(void)
 	     if (!ring[i & 63]) die("malloc"));
 }
 
+/* malloc + free of one size, back to back (issue 16: the cost of the
+ * sites and the quarantine on the pair). */
+static void w_pair(size_t n)
+{
+	LOOP(char *p = malloc(n); if (!p) die("malloc"); __asm__ volatile("" : : "r"(p) : "memory"); free(p));
+}
+
 /* 1-byte reads into a heap block (the heap check's lookup). */
 static void w_heapread(void)
 {
@@ -356,6 +363,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(w, "readvblock")) w_readvblock();
 	else if (!strcmp(w, "readvsep")) w_readvsep();
 	else if (!strcmp(w, "freshread")) w_freshread();
+	else if (!strcmp(w, "pair16")) w_pair(16);
+	else if (!strcmp(w, "pair256")) w_pair(256);
+	else if (!strcmp(w, "pair4k")) w_pair(4096);
 	else if (!strcmp(w, "one")) stack_read();
 	else if (!strcmp(w, "epollwait")) w_epollwait();
 	else if (!strcmp(w, "poll4")) w_poll4();

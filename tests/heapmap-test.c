@@ -186,6 +186,28 @@ int main(void)
 	ok(rwc_hm_hold(BASE + 4096, 0x123) && rwc_hm_sites(BASE + 4096) == 0x1230abc &&
 	   rwc_hm_was_freed(BASE + 4096) && !rwc_hm_live_at(BASE + 4096) && !rwc_hm_hold(BASE + 4096, 0x5),
 	   "held once: its free site kept beside the allocation's, freed, no longer live");
+	{ /* the common record (rwc_hm_live_req without a call) beside the
+	   * others, and a grain freed again (its freed bit already set) */
+		uintptr_t b = 0x610000000000ul;
+		unsigned s = 0;
+
+		rwc_hm_live_req(b + 4096, 0x11, 40, 40);   /* a new leaf, its site words */
+		rwc_hm_live_req(b + 2048, 0x22, 20, 24);   /* below the lowest start */
+		rwc_hm_live_req(b + 8192, 0x33, 100, 104); /* the common one */
+		ok(!rwc_hm_nothing_below(b + 2048) && rwc_hm_requested(b + 2048, 24) == 20 &&
+		   rwc_hm_near_slack(b + 8192 + 50, &s) == b + 8192 && s == 4 && rwc_hm_sites(b + 8192) == 0x33 &&
+		   rwc_hm_sites(b + 4096) == 0x11 && rwc_hm_sites(b + 2048) == 0x22,
+		   "recorded live: below the lowest start, in a new leaf, the common case: starts, slack, sites");
+		ok(rwc_hm_hold(b + 8192, 0x44) && rwc_hm_sites(b + 8192) == 0x440033, "held: both sites");
+		rwc_hm_live_req(b + 8192, 0x55, 10, 24); /* handed out again */
+		ok(rwc_hm_live_at(b + 8192) && !rwc_hm_was_freed(b + 8192) && rwc_hm_sites(b + 8192) == 0x55 &&
+		   rwc_hm_requested(b + 8192, 24) == 10, "handed out again: live, the new site and request");
+		ok(rwc_hm_hold(b + 8192, 0x66) && rwc_hm_sites(b + 8192) == 0x660055 && rwc_hm_was_freed(b + 8192) &&
+		   rwc_hm_prev(b + 8192 + 8, 1, 0) == b + 8192 && rwc_hm_prev(b + 8192 + 8, 0, 0) == b + 4096,
+		   "freed again: the new free site, freed, found by the freed search, not the live one");
+		rwc_hm_freed(b + 4096, 1, 0x77);
+		ok(rwc_hm_sites(b + 4096) == 0x770011 && rwc_hm_was_freed(b + 4096), "freed without the quarantine: its sites");
+	}
 	rwc_hm_origins = 0;
 
 	for (int i = 0; i < 20; i++)

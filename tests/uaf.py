@@ -67,12 +67,14 @@ def uaf(case, call, env=None, ago=True):
     site_ok(name + ": allocated_at", reg.get("allocated_at"), (marks(r, "alloc") or [("?", 0)])[-1])
     site_ok(name + ": freed_at", reg.get("freed_at"), (marks(r, "free") or [("?", 0)])[-1])
     if ago:
-        ok(reg.get("freed_ago") == 1, "%s: freed 1 free ago (the latest free)" % name, reg)
+        n = 1 if ago is True else ago
+        ok(reg.get("freed_ago") == n, "%s: freed %d free%s ago%s" %
+           (name, n, "s" if n > 1 else "", " (the latest free)" if n == 1 else ""), reg)
     text = rep.get("text", "")
     a, f = marks(r, "alloc")[-1:], marks(r, "free")[-1:]
     ok(a and f and re.search(r"the block was allocated at:\n.*#0 0x[0-9a-f]+ in %s \S*victim_uaf\.c:%d\n" %
                              a[0], text) and
-       re.search(r"the block was freed at( \(1 free ago\))?:\n.*#0 0x[0-9a-f]+ in %s \S*victim_uaf\.c:%d\n" %
+       re.search(r"the block was freed at( \(\d+ frees? ago\))?:\n.*#0 0x[0-9a-f]+ in %s \S*victim_uaf\.c:%d\n" %
                  f[0], text),
        "%s: the text names both sites" % name, text)
     base = Run([PROG, case, "bad"], preload=False)
@@ -95,6 +97,11 @@ for case, call in (("small_read", "read"), ("small_write", "write"), ("large_rea
     if case.startswith("realloc"):
         ok("moved 1" in r.stdout, "%s: the block moved" % case, r.describe())
     clean(case, env=env)
+
+# Counted in frees: 20 frees after it (across the per-thread claims of
+# ring slots), a block was freed 21 frees ago.
+uaf("aged", "read", ago=21)
+clean("aged")
 
 # A block glibc gave without the library's wrappers is not held.
 r = Run([PROG, "unrecorded", "good"])

@@ -53,6 +53,25 @@ static NOINLINE void freed(int wr, size_t n)
 	free(q);
 }
 
+/* A block freed, then 20 more blocks (across the quarantine's claims of
+ * ring slots, 16 at a time per thread), then read: freed 21 frees ago. */
+static NOINLINE void c_aged(void)
+{
+	char *p, *q = malloc(100), *more[20];
+	int i;
+
+	AT("alloc"); p = malloc(100);
+	for (i = 0; i < 20; i++)
+		more[i] = malloc(32);
+	memset(p, 'x', 100);
+	printf("block %p\n", (void *)p);
+	AT("free"); free(p);
+	for (i = 0; i < 20; i++)
+		free(more[i]);
+	io(0, p, q);
+	free(q);
+}
+
 static void c_small_read(void) { freed(0, 100); }
 static void c_small_write(void) { freed(1, 100); }
 static void c_large_read(void) { freed(0, 200000); }  /* mmapped by glibc */
@@ -176,7 +195,7 @@ static const struct {
 } cases[] = {
 #define E(n) {#n, c_##n}
 	E(small_read), E(small_write), E(large_read), E(large_write), E(realloc_read), E(realloc_write),
-	E(reused), E(threads), E(fork), E(aligned_write), E(unrecorded),
+	E(reused), E(threads), E(fork), E(aligned_write), E(unrecorded), E(aged),
 #undef E
 };
 

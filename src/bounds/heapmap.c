@@ -33,7 +33,7 @@ static void *map_once(void **slot, size_t n, uintptr_t first)
 	return cur;
 }
 
-static struct rwc_hm_leaf *leaf_of(uintptr_t a, int make)
+static inline __attribute__((always_inline)) struct rwc_hm_leaf *leaf_of(uintptr_t a, int make)
 {
 	size_t i = a >> LEAF_SHIFT;
 	struct rwc_hm_leaf *l;
@@ -61,6 +61,19 @@ static inline void set_bit(uint64_t *bits, uint64_t *sum, size_t g)
 	/* Read before writing: the summary line stays shared between threads. */
 	if (!(__atomic_load_n(&sum[w / 64], __ATOMIC_RELAXED) & sm))
 		__atomic_fetch_or(&sum[w / 64], sm, __ATOMIC_RELEASE);
+}
+
+/* set_bit for the freed bits, which are never cleared: a grain freed
+ * before (an address the allocator hands out again) costs a load, not
+ * a locked write.  The fence orders what the caller stored before (the
+ * free site) as set_bit's release would. */
+static inline void set_freed_bit(struct rwc_hm_leaf *l, size_t g)
+{
+	if (__atomic_load_n(&l->freed[g / 64], __ATOMIC_RELAXED) & (1ull << (g % 64))) {
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		return;
+	}
+	set_bit(l->freed, l->freed_sum, g);
 }
 
 /* Lowers the leaf's lowest start to P (before the bit is set: a search
@@ -105,22 +118,22 @@ static void record_request(struct rwc_hm_leaf *l, uintptr_t p, size_t req, size_
 }
 
 /* The site word of grain G of leaf L, mapped when MAKE; NULL if none. */
-static uint32_t *site_word(struct rwc_hm_leaf *l, size_t g, int make)
+static inline __attribute__((always_inline)) uint32_t *site_word(struct rwc_hm_leaf *l, size_t g, int make)
 {
 	uint32_t *s = __atomic_load_n(&l->sites, __ATOMIC_ACQUIRE);
 
-	if (!s && make)
+	if (RWC_UNLIKELY(!s) && make)
 		s = map_once((void **)&l->sites, GRAINS * sizeof *s, 0);
 	return s ? &s[g] : NULL;
 }
 
-void rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size_t usable)
+/* rwc_hm_live_req for any block: makes the leaf and the site words,
+ * lowers the lowest start, escapes a large slack. */
+static __attribute__((noinline)) void live_req_any(uintptr_t p, uint32_t site, size_t req, size_t usable)
 {
 	struct rwc_hm_leaf *l;
 	size_t g;
 
-	if (!p || (p & (RWC_HM_GRAIN - 1)))
-		return;
 	l = leaf_of(p, 1);
 	if (!l)
 		return;
@@ -137,9 +150,36 @@ void rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size_t usable)
 	set_bit(l->live, l->live_sum, g); /* release: the record before the bit */
 }
 
+/* The common block (its leaf and site words there, not below the
+ * lowest start, its slack in one byte) without a call: stores and one
+ * locked or. */
+void rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size_t usable)
+{
+	size_t i = p >> LEAF_SHIFT, g = grain(p);
+	size_t slack = req < usable ? usable - req : 0;
+	int origins = rwc_hm_origins;
+	struct rwc_hm_leaf *l;
+	uint32_t *sites = NULL;
+
+	if (RWC_UNLIKELY(!p || (p & (RWC_HM_GRAIN - 1)) || i >= NLEAVES))
+		return;
+	l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE);
+	if (RWC_LIKELY(l) && origins)
+		sites = __atomic_load_n(&l->sites, __ATOMIC_ACQUIRE);
+	if (RWC_UNLIKELY(!l || p < __atomic_load_n(&l->lowest, __ATOMIC_RELAXED) || (origins && !sites) ||
+			 req == SIZE_MAX || slack >= RWC_HM_ESCAPE)) {
+		live_req_any(p, site, req, usable);
+		return;
+	}
+	if (sites)
+		__atomic_store_n(&sites[g], site & 0xffffu, __ATOMIC_RELAXED);
+	__atomic_store_n(&l->slack[g], (uint8_t)slack, __ATOMIC_RELAXED);
+	set_bit(l->live, l->live_sum, g); /* release: the record before the bit */
+}
+
 /* The free site into the site word of grain G (before the freed bit:
  * a search that finds the bit finds the site). */
-static void note_free_site(struct rwc_hm_leaf *l, size_t g, uint32_t free_site)
+static inline __attribute__((always_inline)) void note_free_site(struct rwc_hm_leaf *l, size_t g, uint32_t free_site)
 {
 	uint32_t *w = rwc_hm_origins ? site_word(l, g, 0) : NULL;
 
@@ -164,7 +204,7 @@ void rwc_hm_freed(uintptr_t p, int mark, uint32_t free_site)
 	__atomic_fetch_and(&l->live[g / 64], ~(1ull << (g % 64)), __ATOMIC_RELEASE);
 	if (mark) {
 		note_free_site(l, g, free_site);
-		set_bit(l->freed, l->freed_sum, g);
+		set_freed_bit(l, g);
 	}
 }
 
@@ -181,15 +221,8 @@ int rwc_hm_hold(uintptr_t p, uint32_t free_site)
 	if (!(__atomic_fetch_and(&l->live[g / 64], ~m, __ATOMIC_ACQ_REL) & m))
 		return 0;
 	note_free_site(l, g, free_site);
-	set_bit(l->freed, l->freed_sum, g);
+	set_freed_bit(l, g);
 	return 1;
-}
-
-int rwc_hm_live_at(uintptr_t p)
-{
-	unsigned slack;
-
-	return p && !(p & (RWC_HM_GRAIN - 1)) && rwc_hm_live_slack(p, &slack);
 }
 
 int rwc_hm_was_freed(uintptr_t p)

@@ -95,8 +95,6 @@ void rwc_hm_freed(uintptr_t p, int mark, uint32_t free_site);
  * it: malloc & co. gave it and it was recorded); else changes nothing
  * and returns 0. */
 int rwc_hm_hold(uintptr_t p, uint32_t free_site);
-/* 1 when a live block starts at P. */
-int rwc_hm_live_at(uintptr_t p);
 /* 1 when a block that started at P was freed (and no live one starts
  * there now). */
 int rwc_hm_was_freed(uintptr_t p);
@@ -160,6 +158,14 @@ static inline int rwc_hm_live_slack(uintptr_t s, unsigned *slack)
 		return 0;
 	*slack = __atomic_load_n(&l->slack[g], __ATOMIC_RELAXED);
 	return 1;
+}
+
+/* 1 when a live block starts at P. */
+static inline int rwc_hm_live_at(uintptr_t p)
+{
+	unsigned slack;
+
+	return p && !(p & (RWC_HM_GRAIN - 1)) && rwc_hm_live_slack(p, &slack);
 }
 
 static inline uintptr_t rwc_hm_near(uintptr_t a)

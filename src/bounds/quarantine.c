@@ -17,12 +17,11 @@ static void **ring;      /* len slots, mapped on first use */
 static size_t len;       /* a power of two */
 static int ring_state;   /* 0 none, 1 mapping, 2 ready, -1 failed */
 static unsigned long tail, head;
-static size_t held;      /* bytes of the blocks in the ring */
+/* Bytes of the blocks in the ring; a put counts its block after the
+ * exchange that shows it, so a take racing it may see the sum short,
+ * even negative (then it gives nothing back: the safe side). */
+long rwc_q_held;
 
-size_t rwc_q_chunk_size(uintptr_t p)
-{
-	return rwc_chunk_word(p) & ~(size_t)7;
-}
 
 /* The ring, mapped on the first put: one slot per 64 bytes of the limit
  * (most freed blocks are larger), 1024 to 1 Mi slots. */
@@ -49,28 +48,52 @@ static void **get_ring(void)
 	return ring;
 }
 
-void *rwc_q_put(void *p)
+/* Each thread claims RESERVE slots of the ring at a time (one add to
+ * tail) and fills them in order: [next, end) are its claimed slots not
+ * yet filled.  A slot a take passed while still empty gets its block
+ * later all the same: that block then leaves by the exchange of the
+ * ring's next turn.  A signal handler's put that interrupts one may
+ * fill the same slot: the exchange gives the other block back at once. */
+#define RESERVE 16
+static __thread unsigned long next __attribute__((tls_model("initial-exec")));
+static __thread unsigned long end __attribute__((tls_model("initial-exec")));
+
+static inline unsigned long claim(void)
+{
+	unsigned long i = next;
+
+	if (RWC_UNLIKELY(i >= end || end - i > RESERVE)) {
+		i = __atomic_fetch_add(&tail, RESERVE, __ATOMIC_ACQ_REL);
+		end = i + RESERVE;
+	}
+	next = i + 1;
+	return i;
+}
+
+void *rwc_q_put(void *p, size_t size)
 {
 	void **r = get_ring(), *old;
 	unsigned long i;
+	long delta;
 
 	if (!r)
 		return p;
-	__atomic_fetch_add(&held, rwc_q_chunk_size((uintptr_t)p), __ATOMIC_RELAXED);
-	i = __atomic_fetch_add(&tail, 1, __ATOMIC_ACQ_REL);
+	i = claim();
 	old = __atomic_exchange_n(&r[i & (len - 1)], p, __ATOMIC_ACQ_REL);
-	if (old)
-		__atomic_fetch_sub(&held, rwc_q_chunk_size((uintptr_t)old), __ATOMIC_RELAXED);
+	/* one add for both, P in and OLD out; none when they weigh the same */
+	delta = (long)size - (old ? (long)rwc_q_chunk_size((uintptr_t)old) : 0);
+	if (delta)
+		__atomic_fetch_add(&rwc_q_held, delta, __ATOMIC_RELAXED);
 	return old;
 }
 
-void *rwc_q_take(void)
+void *rwc_q_take_slow(void)
 {
 	void *old;
 
 	if (__atomic_load_n(&ring_state, __ATOMIC_ACQUIRE) != 2)
 		return NULL;
-	while (__atomic_load_n(&held, __ATOMIC_RELAXED) > __atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED)) {
+	while (__atomic_load_n(&rwc_q_held, __ATOMIC_RELAXED) > (long)__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED)) {
 		unsigned long h = __atomic_load_n(&head, __ATOMIC_ACQUIRE);
 		unsigned long t = __atomic_load_n(&tail, __ATOMIC_ACQUIRE), to = h + 1;
 
@@ -84,7 +107,7 @@ void *rwc_q_take(void)
 			continue;
 		old = __atomic_exchange_n(&ring[h & (len - 1)], NULL, __ATOMIC_ACQ_REL);
 		if (old) {
-			__atomic_fetch_sub(&held, rwc_q_chunk_size((uintptr_t)old), __ATOMIC_RELAXED);
+			__atomic_fetch_sub(&rwc_q_held, (long)rwc_q_chunk_size((uintptr_t)old), __ATOMIC_RELAXED);
 			return old;
 		}
 	}
@@ -97,7 +120,11 @@ unsigned long rwc_q_age(uintptr_t p)
 
 	if (!p || __atomic_load_n(&ring_state, __ATOMIC_ACQUIRE) != 2)
 		return 0;
+	/* counted from this thread's next slot while no other claim came
+	 * after its own (one thread: exact); else from the tail */
 	t = __atomic_load_n(&tail, __ATOMIC_ACQUIRE);
+	if (end == t && next < end)
+		t = next;
 	for (size_t k = 0; k < len; k++)
 		if ((uintptr_t)__atomic_load_n(&ring[k], __ATOMIC_RELAXED) == p)
 			return ((t - 1 - k) & (len - 1)) + 1;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "base/knobs.h"
+#include "bounds/chunk.h"
 
 
 /* The byte limit (0: off); set before the first free to have it all. */
@@ -33,19 +34,31 @@ static inline int rwc_q_wants(size_t n)
 
 /* The chunk size (header and all) of glibc's block at P: what holding it
  * keeps from reuse. */
-size_t rwc_q_chunk_size(uintptr_t p);
+static inline size_t rwc_q_chunk_size(uintptr_t p)
+{
+	return rwc_chunk_word(p) & ~(size_t)7;
+}
 
-/* Holds the glibc block P.  Returns a block the caller must now give to
- * the real free: one an older turn of the ring left in P's slot, or P
- * itself when the ring cannot hold it; NULL for none. */
-void *rwc_q_put(void *p);
+/* Holds the glibc block P of chunk size SIZE (rwc_q_chunk_size).
+ * Returns a block the caller must now give to the real free: one an
+ * older turn of the ring left in P's slot, or P itself when the ring
+ * cannot hold it; NULL for none. */
+void *rwc_q_put(void *p, size_t size);
 /* Maps the ring now (the constructor: before the program can make the
  * holes a later first-use mapping could land in). */
 void rwc_q_prepare(void);
 
 /* While the quarantine holds more than its limit: its oldest block, which
- * the caller must now give to the real free; else NULL. */
-void *rwc_q_take(void);
+ * the caller must now give to the real free; else NULL.  Inline: the
+ * common answer (within the limit) is two loads. */
+void *rwc_q_take_slow(void);
+extern long rwc_q_held; /* bytes held (see quarantine.c) */
+static inline void *rwc_q_take(void)
+{
+	if (__atomic_load_n(&rwc_q_held, __ATOMIC_RELAXED) <= (long)__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED))
+		return NULL;
+	return rwc_q_take_slow();
+}
 
 /* How many frees (into the quarantine) ago the block P was held: 1 for
  * the latest; 0 when the quarantine does not hold it.  Scans the ring:

@@ -1,5 +1,6 @@
 /* sites.c: the site table (see sites.h): open addressing over the keys,
- * slot 0 never used (id 0 means none), mapped on first use. */
+ * slot 0 never used (id 0 means none), mapped on first use; the probing
+ * path of rwc_site_id (sites.h has the first-slot look). */
 #include "config.h"
 
 #include "bounds/sites.h"
@@ -11,21 +12,25 @@
 
 static uintptr_t *table; /* RWC_SITE_SLOTS keys; 0: a free slot */
 static int table_state;  /* 0 none, 1 mapping, 2 ready, -1 failed */
+uintptr_t *rwc_site_table; /* table, once ready */
 
 static uintptr_t *get_table(void)
 {
-	return rwc_own_map_once((void **)&table, &table_state, RWC_SITE_SLOTS * sizeof(uintptr_t));
+	uintptr_t *t = rwc_own_map_once((void **)&table, &table_state, RWC_SITE_SLOTS * sizeof(uintptr_t));
+
+	if (t && !__atomic_load_n(&rwc_site_table, __ATOMIC_RELAXED))
+		__atomic_store_n(&rwc_site_table, t, __ATOMIC_RELEASE);
+	return t;
 }
 
-uint32_t rwc_site_id(uintptr_t key)
+uint32_t rwc_site_id_slow(uintptr_t key)
 {
 	uintptr_t *t;
-	uint64_t h;
+	uint32_t h;
 
 	if (!key || !(t = get_table()))
 		return 0;
-	h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
-	h ^= h >> 29;
+	h = rwc_site_slot(key);
 	for (uint32_t i = 0; i < PROBES; i++) {
 		uint32_t at = (uint32_t)(h + i) & (RWC_SITE_SLOTS - 1);
 		uintptr_t k;

@@ -11,10 +11,36 @@
 
 #include <stdint.h>
 
+#include "base/common.h"
+
 #define RWC_SITE_SLOTS (1u << 14) /* slots: 128 KiB, touched as used */
 
-/* The id of site KEY (nonzero), 0 when it cannot be kept. */
-uint32_t rwc_site_id(uintptr_t key);
+/* The table once mapped (NULL before): its keys, published with release. */
+extern uintptr_t *rwc_site_table;
+
+/* KEY's first slot; a key sits at its first slot unless that slot was
+ * taken first (or is slot 0), then within the next probes. */
+static inline uint32_t rwc_site_slot(uintptr_t key)
+{
+	uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(h ^ (h >> 29));
+}
+
+uint32_t rwc_site_id_slow(uintptr_t key);
+
+/* The id of site KEY (nonzero), 0 when it cannot be kept.  A site found
+ * at its first slot (a program's steady state) costs a multiply and a
+ * load; anything else takes the probing path. */
+static inline uint32_t rwc_site_id(uintptr_t key)
+{
+	const uintptr_t *t = __atomic_load_n(&rwc_site_table, __ATOMIC_ACQUIRE);
+	uint32_t at = rwc_site_slot(key) & (RWC_SITE_SLOTS - 1);
+
+	if (RWC_LIKELY(t && key && at && __atomic_load_n(&t[at], __ATOMIC_ACQUIRE) == key))
+		return at;
+	return rwc_site_id_slow(key);
+}
 /* Maps the table now (the constructor: before the program can make the
  * holes a later first-use mapping could land in). */
 void rwc_sites_prepare(void);

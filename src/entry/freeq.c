@@ -47,9 +47,11 @@ int rwc_freeq_free(void *p, uintptr_t caller)
 	if (!p || !quarantining())
 		return 0;
 	if (rwc_hm_live_at((uintptr_t)p)) {
-		if (!rwc_q_wants(rwc_q_chunk_size((uintptr_t)p)) || !rwc_hm_hold((uintptr_t)p, rwc_malloc_site(caller)))
+		size_t size = rwc_q_chunk_size((uintptr_t)p);
+
+		if (!rwc_q_wants(size) || !rwc_hm_hold((uintptr_t)p, rwc_malloc_site(caller)))
 			return 0;
-		give_back(rwc_q_put(p));
+		give_back(rwc_q_put(p, size));
 		return 1;
 	}
 	return rwc_hm_was_freed((uintptr_t)p) && rwc_q_age((uintptr_t)p);
@@ -75,6 +77,6 @@ void *rwc_freeq_move(void *p, size_t n, uintptr_t caller, int *done)
 	memcpy(r, p, u);
 	rwc_malloc_record(r, n, caller, (void *)REAL(malloc));
 	if (rwc_hm_hold((uintptr_t)p, rwc_malloc_site(caller)))
-		give_back(rwc_q_put(p));
+		give_back(rwc_q_put(p, rwc_q_chunk_size((uintptr_t)p)));
 	return r;
 }

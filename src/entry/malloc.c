@@ -156,26 +156,22 @@ static uintptr_t origin_of(uintptr_t caller)
 	return caller;
 }
 
-uint32_t rwc_malloc_site(uintptr_t caller)
+uint32_t rwc_malloc_site_traced(uintptr_t caller)
 {
-	int o = rwc_hm_origins;
-
-	return o ? rwc_site_id(o > 1 ? origin_of(caller) : caller) : 0;
+	return rwc_site_id(origin_of(caller));
 }
 
 /* Inside the library (rwc_depth), blocks come from its own heap
  * (ownheap.h); NULL when that cannot serve (the program's then does). */
 #define OWN(n, al) (RWC_UNLIKELY(rwc_depth) ? rwc_ownheap_alloc((n), (al)) : NULL)
 
-int rwc_malloc_next_glibc(void *f)
-{
-	static int g = -1;
-	int v = __atomic_load_n(&g, __ATOMIC_RELAXED);
+int rwc_malloc_glibc_next = -1;
 
-	if (RWC_UNLIKELY(v < 0)) {
-		v = same_module(f, (void *)&gnu_get_libc_version);
-		__atomic_store_n(&g, v, __ATOMIC_RELAXED);
-	}
+int rwc_malloc_next_glibc_slow(void *f)
+{
+	int v = same_module(f, (void *)&gnu_get_libc_version);
+
+	__atomic_store_n(&rwc_malloc_glibc_next, v, __ATOMIC_RELAXED);
 	return v;
 }
 

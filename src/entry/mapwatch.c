@@ -144,7 +144,7 @@ ENTRY int dlclose(void *handle)
 extern void *__curbrk;
 
 static int glibc_malloc = -1; /* is the next malloc glibc's? -1: not known yet */
-static void *seen_brk;
+void *rwc_watch_seen_brk;
 
 /* What freeing P unmaps: 1 and the exact range for a block glibc malloc
  * served with mmap (from its chunk header: size, and the offset of the
@@ -175,12 +175,12 @@ int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi)
 
 /* After free/realloc: record the unmapped block; a moved heap top (a trim
  * inside malloc) or an unknown block marks the view stale. */
-void rwc_watch_freed(int m, uintptr_t lo, uintptr_t hi, int moved)
+void rwc_watch_freed_slow(int m, uintptr_t lo, uintptr_t hi, int moved)
 {
 	void *b = __atomic_load_n(&__curbrk, __ATOMIC_RELAXED);
 
-	if (b != __atomic_load_n(&seen_brk, __ATOMIC_RELAXED)) {
-		__atomic_store_n(&seen_brk, b, __ATOMIC_RELAXED);
+	if (b != __atomic_load_n(&rwc_watch_seen_brk, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&rwc_watch_seen_brk, b, __ATOMIC_RELAXED);
 		rwc_map_changed();
 	}
 	if (m < 0 || (m > 0 && moved))

@@ -13,8 +13,19 @@
  * blocks; -1 when unknown (another allocator).  Call before the free. */
 int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi);
 /* After free/realloc (M from rwc_watch_chunk; MOVED: the block may have
- * been mremapped): records the unmapped block, or marks the view stale. */
-void rwc_watch_freed(int m, uintptr_t lo, uintptr_t hi, int moved);
+ * been mremapped): records the unmapped block, or marks the view stale.
+ * Inline: the common free, nothing unmapped and the heap top where it
+ * was, costs two loads. */
+void rwc_watch_freed_slow(int m, uintptr_t lo, uintptr_t hi, int moved);
+extern void *__curbrk;
+extern void *rwc_watch_seen_brk; /* the heap top the view knows */
+static inline void rwc_watch_freed(int m, uintptr_t lo, uintptr_t hi, int moved)
+{
+	if (m == 0 && __atomic_load_n(&__curbrk, __ATOMIC_RELAXED) ==
+			      __atomic_load_n(&rwc_watch_seen_brk, __ATOMIC_RELAXED))
+		return;
+	rwc_watch_freed_slow(m, lo, hi, moved);
+}
 
 /* Is the next malloc glibc's own (malloc.c)?  1, 0, or -1 while not
  * known (malloc not bound yet). */
