@@ -31,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "victim.h"
+
 extern ssize_t __read_chk(int, void *, size_t, size_t);
 extern ssize_t __pread_chk(int, void *, size_t, off_t, size_t);
 extern ssize_t __pread64_chk(int, void *, size_t, off64_t, size_t);
@@ -44,7 +46,6 @@ extern char *__fgets_unlocked_chk(char *, size_t, int, FILE *);
 #define N 4096
 
 extern char **environ;
-#define SITE() printf("site %s %d\n", __func__, __LINE__)
 
 static int bad;           /* MODE is "bad" */
 static int file_fd;       /* a 10-byte file */
@@ -57,13 +58,6 @@ static void die(const char *what)
 {
 	perror(what);
 	exit(99);
-}
-
-static int saved_errno;
-
-static void result(void)
-{
-	printf("result %zd %d\n", ret, ret < 0 ? saved_errno : 0);
 }
 
 /* A region of 2 pages; with tail_prot != PROT_READ|PROT_WRITE the second
@@ -90,13 +84,8 @@ static char *buffer(void)
 
 static void setup(void)
 {
-	char tmpl[] = "/tmp/rwcheck-victim-XXXXXX";
-
-	file_fd = mkstemp(tmpl);
+	file_fd = victim_file("victim", "0123456789", 10, 0);
 	if (file_fd < 0)
-		die("mkstemp");
-	unlink(tmpl);
-	if (write(file_fd, "0123456789", 10) != 10 || lseek(file_fd, 0, SEEK_SET) != 0)
 		die("file");
 	null_fd = open("/dev/null", O_RDWR);
 	if (null_fd < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, sock) < 0)
@@ -1191,11 +1180,8 @@ static void c_secret(void)
 	SITE(); ret = write(null_fd, b, N);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
-#define E(n) {#n, c_##n}
+static const struct victim_case cases[] = {
+#define E VCASE
 	E(read), E(write), E(__read_chk), E(pread), E(pread64), E(pwrite), E(pwrite64),
 	E(__pread_chk), E(__pread64_chk), E(readv), E(writev), E(preadv), E(preadv64),
 	E(pwritev), E(pwritev64), E(preadv2), E(preadv64v2), E(pwritev2), E(pwritev64v2),
@@ -1226,27 +1212,19 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	if (argc != 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
-		fprintf(stderr, "usage: victim ENTRY good|bad\n");
+	int i = victim_pick(argc, argv, "victim", cases, &bad), saved_errno;
+
+	if (i < 0)
 		return 2;
-	}
-	setvbuf(stdout, NULL, _IONBF, 0);
-	bad = strcmp(argv[2], "bad") == 0;
 	if (strncmp(argv[1], "first_", 6) != 0) {
 		setup();
 		kernel_failures();
 	}
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		if (strcmp(cases[i].name, argv[1]) == 0) {
-			errno = 0;
-			cases[i].fn();
-			saved_errno = errno;
-			result();
-			if (getenv("VICTIM_FDS"))
-				printf("offset %lld errno-after %d\n", (long long)lseek(file_fd, 0, SEEK_CUR), saved_errno);
-			return 0;
-		}
-	}
-	fprintf(stderr, "victim: no case %s\n", argv[1]);
-	return 2;
+	errno = 0;
+	cases[i].fn();
+	saved_errno = errno;
+	victim_result(ret, saved_errno);
+	if (getenv("VICTIM_FDS"))
+		printf("offset %lld errno-after %d\n", (long long)lseek(file_fd, 0, SEEK_CUR), saved_errno);
+	return 0;
 }

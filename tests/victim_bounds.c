@@ -29,8 +29,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#define SITE() printf("site %s %d\n", __func__, __LINE__)
-#define NOINLINE __attribute__((noinline))
+#include "victim.h"
 
 static int bad;
 static int file_fd; /* a 10-byte file */
@@ -536,47 +535,33 @@ static void list_fds(void)
 	printf("fds %d\n", n - 1); /* less opendir's own */
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
-#define E(n) {#n, c_##n}
-	E(heap_malloc), E(heap_calloc), E(heap_early), E(heap_memalign), E(heap_aligned_alloc), E(heap_valloc),
-	E(heap_pvalloc), E(heap_posix_memalign), E(heap_realloc), E(heap_realloc_shrink),
-	E(heap_interior), E(heap_readv), E(heap_freed), E(heap_large), E(heap_threads),
-	E(stack_local), E(stack_caller), E(stack_two_callers), E(stack_alloca), E(stack_vla), E(stack_thread),
-	E(stack_loop), E(stack_nolib), E(stack_down2), E(stack_signal), E(stack_altstack), E(stack_vfork),
-	E(stack_threads), E(alloc_errno),
-#undef E
+static const struct victim_case cases[] = {
+	VCASE(heap_malloc), VCASE(heap_calloc), VCASE(heap_early), VCASE(heap_memalign),
+	VCASE(heap_aligned_alloc), VCASE(heap_valloc), VCASE(heap_pvalloc), VCASE(heap_posix_memalign),
+	VCASE(heap_realloc), VCASE(heap_realloc_shrink), VCASE(heap_interior), VCASE(heap_readv),
+	VCASE(heap_freed), VCASE(heap_large), VCASE(heap_threads),
+	VCASE(stack_local), VCASE(stack_caller), VCASE(stack_two_callers), VCASE(stack_alloca),
+	VCASE(stack_vla), VCASE(stack_thread), VCASE(stack_loop), VCASE(stack_nolib), VCASE(stack_down2),
+	VCASE(stack_signal), VCASE(stack_altstack), VCASE(stack_vfork), VCASE(stack_threads),
+	VCASE(alloc_errno),
 };
 
 int main(int argc, char **argv)
 {
-	char path[] = "/tmp/rwc-bounds-XXXXXX";
+	int i;
 
 	early = malloc(100);
-	if (argc != 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
-		fprintf(stderr, "usage: victim_bounds CASE good|bad\n");
+	i = victim_pick(argc, argv, "victim_bounds", cases, &bad);
+	if (i < 0)
 		return 2;
-	}
-	setvbuf(stdout, NULL, _IONBF, 0);
-	bad = strcmp(argv[2], "bad") == 0;
-	file_fd = mkstemp(path);
+	file_fd = victim_file("victim_bounds", "0123456789", 10, 0);
 	null_fd = open("/dev/null", O_WRONLY);
-	if (file_fd < 0 || null_fd < 0 || write(file_fd, "0123456789", 10) != 10)
+	if (file_fd < 0 || null_fd < 0)
 		return 99;
-	unlink(path);
-	lseek(file_fd, 0, SEEK_SET);
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		if (strcmp(cases[i].name, argv[1]) == 0) {
-			errno = 0;
-			cases[i].fn();
-			printf("result %zd %d\n", ret, ret < 0 ? errno : 0);
-			if (getenv("VICTIM_FDS"))
-				list_fds();
-			return 0;
-		}
-	}
-	fprintf(stderr, "victim_bounds: no case %s\n", argv[1]);
-	return 2;
+	errno = 0;
+	cases[i].fn();
+	victim_result(ret, errno);
+	if (getenv("VICTIM_FDS"))
+		list_fds();
+	return 0;
 }
