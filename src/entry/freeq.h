@@ -21,12 +21,4 @@ int rwc_freeq_free(void *p, uintptr_t caller);
  * *DONE 0 when this does not apply (the caller reallocs as usual). */
 void *rwc_freeq_move(void *p, size_t n, uintptr_t caller, int *done);
 
-/* From malloc.c: the site id (sites.h) of a call from CALLER (its trace
- * with RWCHECK_HEAP_ORIGINS above 1; 0 with sites off); records the block
- * R that F, the next allocator's function, gave for REQ bytes (SIZE_MAX:
- * keep what is recorded); is F glibc's (its chunk headers readable)? */
-uint32_t rwc_malloc_site(uintptr_t caller);
-void rwc_malloc_record(void *r, size_t req, uintptr_t caller, void *f);
-int rwc_malloc_next_glibc(void *f);
-
 #endif

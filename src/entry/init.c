@@ -21,6 +21,7 @@
 #include "bounds/quarantine.h"
 #include "base/knobs.h"
 #include "base/log.h"
+#include "entry/allocrec.h"
 #include "entry/mapwatch.h"
 #include "base/ownmem.h"
 #include "base/real.h"

@@ -19,6 +19,7 @@
 #include "base/checks.h"
 #include "bounds/chunk.h"
 #include "mapview/mapview.h"
+#include "entry/allocrec.h"
 #include "entry/mapwatch.h"
 #include "mapview/mapnews.h"
 #include "base/ownmem.h"
