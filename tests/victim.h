@@ -31,12 +31,9 @@ struct victim_case {
 };
 #define VCASE(n) {#n, c_##n}
 
-/* Checks "CASE good|bad" (else a usage line on stderr), makes stdout
- * unbuffered, sets *BAD (when BAD is not NULL) and finds CASE among the
- * N rows of STRIDE bytes at ROWS.  Returns the row's index, or -1 (said
- * on stderr; main returns 2). */
-static VICTIM_UNUSED int victim_pick_rows(int argc, char **argv, const char *prog, const void *rows,
-					  size_t n, size_t stride, int *bad)
+/* Checks "CASE good|bad" (else a usage line on stderr: -1, main returns
+ * 2), makes stdout unbuffered and sets *BAD (when BAD is not NULL). */
+static VICTIM_UNUSED int victim_args(int argc, char **argv, const char *prog, int *bad)
 {
 	if (argc != 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
 		fprintf(stderr, "usage: %s CASE good|bad\n", prog);
@@ -45,11 +42,35 @@ static VICTIM_UNUSED int victim_pick_rows(int argc, char **argv, const char *pro
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (bad)
 		*bad = strcmp(argv[2], "bad") == 0;
+	return 0;
+}
+
+/* The index of the case NAME among the N rows of STRIDE bytes at ROWS,
+ * or -1. */
+static VICTIM_UNUSED int victim_find_rows(const char *name, const void *rows, size_t n, size_t stride)
+{
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(*(const char *const *)((const char *)rows + i * stride), argv[1]) == 0)
+		if (strcmp(*(const char *const *)((const char *)rows + i * stride), name) == 0)
 			return (int)i;
-	fprintf(stderr, "%s: no case %s\n", prog, argv[1]);
 	return -1;
+}
+
+#define victim_find(name, rows) \
+	victim_find_rows(name, rows, sizeof(rows) / sizeof((rows)[0]), sizeof((rows)[0]))
+
+/* victim_args, then the index of CASE in the table ROWS, or -1 (said on
+ * stderr; main returns 2). */
+static VICTIM_UNUSED int victim_pick_rows(int argc, char **argv, const char *prog, const void *rows,
+					  size_t n, size_t stride, int *bad)
+{
+	int i;
+
+	if (victim_args(argc, argv, prog, bad) < 0)
+		return -1;
+	i = victim_find_rows(argv[1], rows, n, stride);
+	if (i < 0)
+		fprintf(stderr, "%s: no case %s\n", prog, argv[1]);
+	return i;
 }
 #define victim_pick(argc, argv, prog, rows, bad) \
 	victim_pick_rows(argc, argv, prog, rows, sizeof(rows) / sizeof((rows)[0]), sizeof((rows)[0]), bad)
