@@ -1,6 +1,6 @@
 /* dwmods.c: the modules of dwvars.c's frames and their DWARF (see
  * dwmods.h): a fixed table, filled at each module's first pc, emptied
- * when the loader's removal count moves.  Under the unwind lock;
+ * when the loader's removal count moves.  Under the report lock;
  * allocates (libdw); the module's file is mapped (libelf) and its
  * descriptor closed before returning. */
 #include "config.h"

@@ -2,10 +2,10 @@
  * its DWARF (libdw, dwlib.h) opened at the first pc looked up in it, or
  * none where its file has none.  Kept for the process's life, dropped
  * together when the loader removed a module (dlclose: another module may
- * come to sit at the same addresses).  Under the unwind lock only
- * (rwc_unwind_lock: not in a signal handler); the first look allocates
- * (libdw, libelf) and maps the module's file, whose descriptor is closed
- * before returning. */
+ * come to sit at the same addresses).  Under the report lock only
+ * (rwc_load_lock, context.h: not in a signal handler); the first look
+ * allocates (libdw, libelf) and maps the module's file, whose descriptor
+ * is closed before returning. */
 #ifndef RWC_DWMODS_H
 #define RWC_DWMODS_H
 

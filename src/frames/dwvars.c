@@ -2,7 +2,7 @@
  * are cached in the library's own heap for the process's life (each pc's
  * variables in scope, located relative to the frame's CFA or sp; the
  * modules and their DWARF: dwmods.c); a dlclose drops both.  A warm call
- * site costs a hash probe and a compare per variable.  Under the unwind
+ * site costs a hash probe and a compare per variable.  Under the report
  * lock; allocates. */
 #include "config.h"
 
