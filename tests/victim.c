@@ -3,12 +3,16 @@
  *   victim ENTRY MODE
  *
  * ENTRY is an entry point (read, pread64, __recv_chk, recvmsg, syscall-read,
- * ...) or a named scenario (see the table at the end); MODE is "good" (a
+ * ...) or a named scenario (the tables: this file's at the end, and those
+ * of victim_problems.c, victim_maps.c, victim_process.c); MODE is "good" (a
  * valid buffer) or "bad" (a 4096-byte request whose bytes 100..4095 lie in
  * unmapped memory; for vector calls that is segment 1).  It prints
  *   site FUNCTION LINE    (the line of the call, for the caller assertions)
  *   result RET ERRNO      (what the call returned)
- * Built with -O0 -g so that the call's line is exact. */
+ * This file: the state and helpers the cases share (victim_parts.h), one
+ * case per entry point, the call sites' identity (dedup_*: their reports
+ * must name victim.c), main.  Built with -O0 -g so that the call's line is
+ * exact. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -31,6 +35,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "victim.h"
+#include "victim_parts.h"
+
 extern ssize_t __read_chk(int, void *, size_t, size_t);
 extern ssize_t __pread_chk(int, void *, size_t, off_t, size_t);
 extern ssize_t __pread64_chk(int, void *, size_t, off64_t, size_t);
@@ -41,35 +48,24 @@ extern size_t __fread_unlocked_chk(void *, size_t, size_t, size_t, FILE *);
 extern char *__fgets_chk(char *, size_t, int, FILE *);
 extern char *__fgets_unlocked_chk(char *, size_t, int, FILE *);
 
-#define N 4096
 
-extern char **environ;
-#define SITE() printf("site %s %d\n", __func__, __LINE__)
+int bad;           /* MODE is "bad" */
+int file_fd;       /* a 10-byte file */
+int null_fd;       /* /dev/null */
+int sock[2];       /* stream socketpair, 10 bytes waiting on sock[0] */
+char small[16];    /* segment 0 of vector calls */
+ssize_t ret;
 
-static int bad;           /* MODE is "bad" */
-static int file_fd;       /* a 10-byte file */
-static int null_fd;       /* /dev/null */
-static int sock[2];       /* stream socketpair, 10 bytes waiting on sock[0] */
-static char small[16];    /* segment 0 of vector calls */
-static ssize_t ret;
-
-static void die(const char *what)
+void die(const char *what)
 {
 	perror(what);
 	exit(99);
 }
 
-static int saved_errno;
-
-static void result(void)
-{
-	printf("result %zd %d\n", ret, ret < 0 ? saved_errno : 0);
-}
-
 /* A region of 2 pages; with tail_prot != PROT_READ|PROT_WRITE the second
  * page gets that protection, with -1 it is unmapped.  Returns the address
  * 100 bytes before the second page. */
-static char *edge(int tail_prot)
+char *edge(int tail_prot)
 {
 	char *p = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -83,20 +79,15 @@ static char *edge(int tail_prot)
 	return p + 4096 - 100;
 }
 
-static char *buffer(void)
+char *buffer(void)
 {
 	return edge(bad ? -1 : (PROT_READ | PROT_WRITE));
 }
 
 static void setup(void)
 {
-	char tmpl[] = "/tmp/rwcheck-victim-XXXXXX";
-
-	file_fd = mkstemp(tmpl);
+	file_fd = victim_file("victim", "0123456789", 10, 0);
 	if (file_fd < 0)
-		die("mkstemp");
-	unlink(tmpl);
-	if (write(file_fd, "0123456789", 10) != 10 || lseek(file_fd, 0, SEEK_SET) != 0)
 		die("file");
 	null_fd = open("/dev/null", O_RDWR);
 	if (null_fd < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, sock) < 0)
@@ -105,60 +96,7 @@ static void setup(void)
 		die("sock");
 }
 
-/* VICTIM_FDS=ebadf|eagain|epipe|eintr: the same calls on descriptors the
- * kernel fails them on (transparency: result and errno must not change). */
-static void on_alarm_noop(int sig)
-{
-	(void)sig;
-}
-
-static void kernel_failures(void)
-{
-	const char *m = getenv("VICTIM_FDS");
-	int p[2], q[2];
-
-	if (!m)
-		return;
-	if (strcmp(m, "ebadf") == 0) {
-		file_fd = null_fd = sock[0] = sock[1] = 1000; /* not open */
-	} else if (strcmp(m, "eagain") == 0) {
-		if (pipe2(p, O_NONBLOCK) || socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, q))
-			die("eagain");
-		file_fd = p[0];     /* empty: reads fail with EAGAIN (positional: ESPIPE) */
-		sock[0] = q[0];
-		while (write(p[1], small, sizeof small) > 0) /* full: writes fail with EAGAIN */
-			;
-		null_fd = p[1];
-		while (send(q[1], small, sizeof small, 0) > 0)
-			;
-		sock[1] = q[1];
-	} else if (strcmp(m, "epipe") == 0) {
-		signal(SIGPIPE, SIG_IGN);
-		if (pipe(p) || socketpair(AF_UNIX, SOCK_STREAM, 0, q))
-			die("epipe");
-		close(p[0]);
-		close(q[0]);
-		null_fd = p[1];      /* writes: EPIPE */
-		sock[1] = q[1];
-		file_fd = open("/", O_RDONLY | O_DIRECTORY); /* reads: EISDIR */
-	} else if (strcmp(m, "eintr") == 0) {
-		struct sigaction sa;
-		/* again every 50 ms: a first alarm that fires before the call (a
-		 * loaded machine, the library's first look at this caller) does not
-		 * leave it blocked for ever */
-		struct itimerval it = {{0, 50000}, {0, 50000}};
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = on_alarm_noop; /* no SA_RESTART */
-		sigaction(SIGALRM, &sa, NULL);
-		if (pipe(p) || socketpair(AF_UNIX, SOCK_STREAM, 0, q))
-			die("eintr");
-		file_fd = p[0];      /* empty, blocking: interrupted after 50 ms */
-		sock[0] = q[0];
-		setitimer(ITIMER_REAL, &it, NULL);
-	}
-}
-
-static void vec(struct iovec *iov, char *b)
+void vec(struct iovec *iov, char *b)
 {
 	iov[0].iov_base = small;
 	iov[0].iov_len = 10;
@@ -210,115 +148,6 @@ static void c_syscall_read(void) { char *b = buffer(); SITE(); ret = syscall(SYS
 static void c_syscall_write(void) { char *b = buffer(); SITE(); ret = syscall(SYS_write, null_fd, b, N); }
 static void c_syscall_pread64(void) { char *b = buffer(); SITE(); ret = syscall(SYS_pread64, file_fd, b, N, 0); }
 static void c_syscall_readv(void) { struct iovec v[2]; vec(v, buffer()); SITE(); ret = syscall(SYS_readv, file_fd, v, 2); }
-
-/* ---- problems beyond an unmapped tail ----------------------------- */
-static void c_read_readonly(void) { char *b = edge(bad ? PROT_READ : PROT_READ | PROT_WRITE); SITE(); ret = read(file_fd, b, N); }
-static void c_write_noaccess(void) { char *b = edge(bad ? PROT_NONE : PROT_READ); SITE(); ret = write(null_fd, b, N); }
-static void c_write_all_unmapped(void)
-{
-	char *b = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (bad)
-		munmap(b, 4096);
-	SITE(); ret = write(null_fd, b, 4096);
-}
-static void c_pread_negative(void) { char b[16]; SITE(); ret = pread(file_fd, b, 10, bad ? -5 : 0); }
-static void c_pread_overflow(void) { char b[128]; SITE(); ret = pread(file_fd, b, 100, bad ? INT64_MAX - 10 : INT64_MAX - 100); }
-static void c_preadv2_offset(void)
-{
-	char b[16];
-	struct iovec v = {b, 10};
-	SITE(); ret = preadv2(file_fd, &v, 1, bad ? -2 : -1, 0);
-}
-static void c_read_count(void) { char b[16]; SITE(); ret = read(file_fd, b, bad ? (size_t)SSIZE_MAX + 1 : 10); }
-static void c_readv_iovcnt(void)
-{
-	struct iovec v = {small, 10};
-	SITE(); ret = readv(file_fd, &v, bad ? -1 : 1);
-}
-static void c_readv_iovcnt_big(void)
-{
-	static struct iovec v[IOV_MAX + 1];
-	for (int i = 0; i <= IOV_MAX; i++)
-		v[i].iov_base = small, v[i].iov_len = 1;
-	SITE(); ret = readv(file_fd, v, bad ? IOV_MAX + 1 : IOV_MAX);
-}
-static void c_readv_array(void)
-{
-	struct iovec *v = (struct iovec *)edge(bad ? -1 : PROT_READ | PROT_WRITE);
-	v = (struct iovec *)((char *)v + 100 - sizeof *v); /* 2nd element past the page */
-	v[0].iov_base = small;
-	v[0].iov_len = 10;
-	if (!bad) {
-		v[1].iov_base = small;
-		v[1].iov_len = 1;
-	}
-	SITE(); ret = readv(file_fd, v, 2);
-}
-static void c_readv_len(void)
-{
-	struct iovec v[2] = {{small, 10}, {small, bad ? (size_t)SSIZE_MAX : 5}};
-	SITE(); ret = readv(file_fd, v, 2);
-}
-/* A good read into the lower half of a mapping whose upper half was just
- * unmapped (bad), then the call that runs into the hole: the first must
- * not leave the whole of the old mapping in the thread's cache. */
-static void c_read_warm(void)
-{
-	char *b = buffer();
-
-	if (read(file_fd, b - 200, 50) < 0 || lseek(file_fd, 0, SEEK_SET) != 0)
-		die("warm");
-	SITE(); ret = read(file_fd, b, N);
-}
-/* Both segments in the buffer's mapping, the second running off its end
- * (bad); a good read first puts the mapping in the thread's cache, so the
- * library's look at the span of all segments is what decides. */
-static void c_readv_warm(void)
-{
-	char *b = buffer();
-	struct iovec v[2] = {{b - 200, 50}, {b, N}};
-
-	if (read(file_fd, b - 200, 50) < 0 || lseek(file_fd, 0, SEEK_SET) != 0)
-		die("warm");
-	SITE(); ret = readv(file_fd, v, 2);
-}
-static void c_read_null_zero(void) { SITE(); ret = read(file_fd, NULL, 0); }
-static void c_read_efault_offset(void)
-{
-	char *b = buffer();
-	SITE(); ret = read(file_fd, b, N);
-	printf("offset %lld\n", (long long)lseek(file_fd, 0, SEEK_CUR));
-}
-/* ---- the library's lazily loaded helpers keep out of the program's holes */
-static void c_hole_after_report(void)
-{
-	size_t sz = 16u << 20, step = 256u << 10, n = 0;
-	char *p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	uintptr_t lo = (uintptr_t)p + 4096, hi = (uintptr_t)p + sz - 4096;
-	char line[512];
-	FILE *m;
-	int foreign = 0;
-
-	if (p == MAP_FAILED)
-		die("mmap");
-	munmap(p + 4096, sz - 8192); /* a hole of 16 MiB less two pages */
-	if (bad && write(null_fd, p + 8192, 100) < 0) /* the first report loads libunwind, libdw */
-		die("write");
-	m = fopen("/proc/self/maps", "r");
-	while (m && fgets(line, sizeof line, m)) {
-		uintptr_t a = (uintptr_t)strtoull(line, NULL, 16);
-		if (a >= lo && a < hi)
-			foreign++, printf("in the hole: %s", line);
-	}
-	if (m)
-		fclose(m);
-	printf("mappings in the hole: %d\n", foreign);
-	for (uintptr_t a = lo; bad && a + 100 <= hi; a += step, n++)
-		if (write(null_fd, (void *)a, 100) < 0)
-			die("write");
-	printf("bad writes into the hole: %zu\n", n);
-	ret = 0;
-}
 
 /* ---- the rest of the family (issue 6) ------------------------------ */
 static void c_recvmmsg(void)
@@ -432,180 +261,6 @@ static void c_recvmsg_control(void)
 	SITE(); ret = recvmsg(sock[0], &m, 0);
 }
 
-/* ---- the map changing under the library -------------------------- */
-static void twice(char *b, size_t n, void (*change)(char *))
-{
-	ret = read(file_fd, b, n); /* good: warms the map view */
-	lseek(file_fd, 0, SEEK_SET);
-	if (bad)
-		change(b);
-}
-static void ch_munmap(char *b) { munmap(b, 4096); }
-static void ch_raw_munmap(char *b) { syscall(SYS_munmap, b, 4096); }
-static void ch_mprotect(char *b) { mprotect(b, 4096, PROT_READ); }
-static void ch_raw_mprotect(char *b) { syscall(SYS_mprotect, b, 4096, PROT_READ); }
-static void ch_free(char *b) { free(b); }
-static char *page(void) { return mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0); }
-static void c_stale_munmap(void) { char *b = page(); twice(b, 10, ch_munmap); SITE(); ret = read(file_fd, b, 10); }
-static void c_stale_raw_munmap(void) { char *b = page(); twice(b, 10, ch_raw_munmap); SITE(); ret = read(file_fd, b, 10); }
-static void c_stale_mprotect(void) { char *b = page(); twice(b, 10, ch_mprotect); SITE(); ret = read(file_fd, b, 10); }
-static void c_stale_raw_mprotect(void) { char *b = page(); twice(b, 10, ch_raw_mprotect); SITE(); ret = read(file_fd, b, 10); }
-static void c_stale_free(void) { char *b = malloc(1 << 20); twice(b, 10, ch_free); SITE(); ret = read(file_fd, b, 10); }
-static void c_stale_dlclose(void)
-{
-	const char *path = getenv("RWC_PLUGIN");
-	void *h = dlopen(path, RTLD_NOW);
-	char *b;
-	if (!h)
-		die("dlopen");
-	b = dlsym(h, "plug_buffer");
-	ret = read(file_fd, b, 10);
-	lseek(file_fd, 0, SEEK_SET);
-	if (bad)
-		dlclose(h);
-	SITE(); ret = read(file_fd, b, 10);
-}
-
-/* Memory the library was not told about: never a false report. */
-static void c_new_raw_mmap(void)
-{
-	char *b;
-	ret = read(file_fd, small, 10);
-	lseek(file_fd, 0, SEEK_SET);
-	b = (char *)syscall(SYS_mmap, NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	SITE(); ret = read(file_fd, b, 10);
-}
-#ifdef __x86_64__
-/* Arch-specific: a system call the library cannot see at all. */
-static long asm_syscall6(long nr, long a, long b, long c, long d, long e, long f)
-{
-	long r;
-	register long r10 __asm__("r10") = d;
-	register long r8 __asm__("r8") = e;
-	register long r9 __asm__("r9") = f;
-	__asm__ volatile("syscall" : "=a"(r) : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-			 : "rcx", "r11", "memory");
-	return r;
-}
-#endif
-static void c_new_asm_mmap(void)
-{
-	char *b;
-	ret = read(file_fd, small, 10);
-	lseek(file_fd, 0, SEEK_SET);
-#ifdef __x86_64__
-	b = (char *)asm_syscall6(SYS_mmap, 0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-#else
-	b = (char *)syscall(SYS_mmap, NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-#endif
-	SITE(); ret = read(file_fd, b, 10);
-}
-static void c_new_asm_mprotect(void)
-{
-	char *b = page();
-	mprotect(b, 4096, PROT_READ);
-	ret = read(file_fd, small, 10);
-	lseek(file_fd, 0, SEEK_SET);
-#ifdef __x86_64__
-	asm_syscall6(SYS_mprotect, (long)b, 4096, PROT_READ | PROT_WRITE, 0, 0, 0);
-#else
-	syscall(SYS_mprotect, b, 4096, PROT_READ | PROT_WRITE);
-#endif
-	SITE(); ret = read(file_fd, b, 10);
-}
-static void c_new_malloc_large(void)
-{
-	char *b;
-	ret = read(file_fd, small, 10);
-	lseek(file_fd, 0, SEEK_SET);
-	b = malloc(4 << 20);
-	SITE(); ret = read(file_fd, b + (4 << 20) - 10, 10);
-}
-static void c_new_brk(void)
-{
-	char *b = NULL;
-	ret = read(file_fd, small, 10);
-	lseek(file_fd, 0, SEEK_SET);
-	for (int i = 0; i < 2000; i++)
-		b = malloc(1000); /* grows the heap with brk, inside malloc */
-	SITE(); ret = read(file_fd, b, 10);
-}
-static void c_new_mremap(void)
-{
-	char *b = page();
-	ret = read(file_fd, b, 10);
-	lseek(file_fd, 0, SEEK_SET);
-	b = mremap(b, 4096, 8 * 4096, MREMAP_MAYMOVE);
-	SITE(); ret = read(file_fd, b + 7 * 4096, 10);
-}
-static void c_new_dlopen(void)
-{
-	void *h;
-	char *b;
-	ret = read(file_fd, small, 10);
-	lseek(file_fd, 0, SEEK_SET);
-	h = dlopen(getenv("RWC_PLUGIN"), RTLD_NOW);
-	if (!h)
-		die("dlopen");
-	b = dlsym(h, "plug_buffer");
-	SITE(); ret = read(file_fd, b, 10);
-}
-static void *thread_reader(void *arg)
-{
-	char b[64];
-	(void)arg;
-	SITE(); ret = read(file_fd, b, sizeof b);
-	return NULL;
-}
-static void c_new_thread_stack(void)
-{
-	pthread_t t;
-	ret = read(file_fd, small, 10);
-	lseek(file_fd, 0, SEEK_SET);
-	pthread_create(&t, NULL, thread_reader, NULL);
-	pthread_join(t, NULL);
-}
-
-
-/* ---- transparency: good buffers, calls the kernel fails ----------- */
-static void c_read_ebadf(void) { SITE(); ret = read(-1, small, 10); }
-static void c_read_eisdir(void) { int d = open("/", O_RDONLY | O_DIRECTORY); SITE(); ret = read(d, small, 10); }
-static void c_pread_espipe(void) { int p[2]; if (pipe(p)) die("pipe"); SITE(); ret = pread(p[0], small, 10, 0); }
-static void c_read_eagain(void)
-{
-	int p[2];
-	if (pipe2(p, O_NONBLOCK))
-		die("pipe2");
-	errno = 1234;
-	SITE(); ret = read(p[0], small, 10);
-}
-static void c_write_errno_kept(void)
-{
-	errno = 4321;
-	SITE(); ret = write(null_fd, small, 10);
-	printf("errno after good call %d\n", errno);
-}
-
-/* ---- threads: concurrent bad calls, one whole report each --------- */
-static void *bad_writer(void *arg)
-{
-	char *b = arg;
-	for (int i = 0; i < 25; i++)
-		if (write(null_fd, b, N) < 0)
-			break;
-	return NULL;
-}
-static void c_threads(void)
-{
-	pthread_t t[4];
-	char *b = buffer();
-	for (int i = 0; i < 4; i++)
-		pthread_create(&t[i], NULL, bad_writer, b);
-	for (int i = 0; i < 4; i++)
-		pthread_join(t[i], NULL);
-	ret = 0;
-}
-
 /* 4 threads make their first bad call from each of 32 call sites at the
  * same moment (a barrier per site): each site must be reported once and
  * counted 4 times, however the threads race to claim it. */
@@ -700,556 +355,61 @@ static void c_dedup_syscall(void)
 	}
 }
 
-/* ---- fork: the child's report goes to its own log (%p) ------------ */
-static void c_fork(void)
-{
-	char *b = buffer();
-	pid_t pid = fork();
-	if (pid == 0) {
-		ret = write(null_fd, b, N);
-		_exit(0);
-	}
-	waitpid(pid, NULL, 0);
-	printf("child %d\n", (int)pid);
-	ret = write(null_fd, b, N);
-}
-
-/* ---- signals: a handler writing while threads read, write and churn */
-static volatile sig_atomic_t alarms, stop_churn;
-static char alarm_buf[64];
-static char *alarm_bad; /* set for the bad variant: tail unmapped */
-
-static void on_alarm(int sig)
-{
-	int e = errno;
-	(void)sig;
-	if (write(null_fd, alarm_bad ? alarm_bad : alarm_buf, alarm_bad ? N : sizeof alarm_buf) >= 0)
-		alarms++;
-	errno = e;
-}
-
-static void start_alarms(long usec)
-{
-	struct sigaction sa;
-	struct itimerval it = {{0, usec}, {0, usec}};
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_alarm;
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGALRM, &sa, NULL);
-	setitimer(ITIMER_REAL, &it, NULL);
-}
-
-static void stop_alarms(void)
-{
-	struct itimerval it = {{0, 0}, {0, 0}};
-	setitimer(ITIMER_REAL, &it, NULL);
-}
-
-static void *churner(void *arg)
-{
-	(void)arg;
-	while (!stop_churn) {
-		char *p = mmap(NULL, 65536, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		mprotect(p, 4096, PROT_READ);
-		munmap(p, 65536);
-	}
-	return NULL;
-}
-
-static int pipe_fd[2];
-static void *sequence_writer(void *arg)
-{
-	(void)arg;
-	for (unsigned i = 0; i < 200000; i++) {
-		ssize_t w;
-		do
-			w = write(pipe_fd[1], &i, sizeof i);
-		while (w < 0 && errno == EINTR);
-		if (w != sizeof i)
-			die("sequence write");
-	}
-	close(pipe_fd[1]);
-	return NULL;
-}
-
-static void c_signals(void)
-{
-	pthread_t w, ch;
-	unsigned x, expect = 0;
-	ssize_t r;
-
-	alarm_bad = bad ? buffer() : NULL;
-	if (pipe(pipe_fd))
-		die("pipe");
-	start_alarms(200);
-	pthread_create(&ch, NULL, churner, NULL);
-	pthread_create(&w, NULL, sequence_writer, NULL);
-	for (;;) {
-		size_t got = 0;
-		while (got < sizeof x) {
-			r = read(pipe_fd[0], (char *)&x + got, sizeof x - got);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0)
-				break;
-			got += (size_t)r;
-		}
-		if (got == 0)
-			break;
-		if (got != sizeof x || x != expect)
-			die("corrupted sequence");
-		expect++;
-	}
-	stop_alarms();
-	stop_churn = 1;
-	pthread_join(w, NULL);
-	pthread_join(ch, NULL);
-	printf("sequence %u, alarms %s\n", expect, alarms > 10 ? "many" : "few");
-	ret = 0;
-}
-
-/* ---- bad calls from a handler that interrupts malloc ------------- */
-static void *watchdog(void *arg)
-{
-	sigset_t all;
-	struct timespec t;
-
-	/* No signal for this thread (sleep would end early), and a deadline
-	 * rather than a duration. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	t.tv_sec += (long)arg;
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) != 0)
-		;
-	printf("watchdog: hung\n");
-	_exit(77);
-}
-
-static void c_signal_malloc(void)
-{
-	double until;
-	struct timespec t;
-	pthread_t w;
-
-	pthread_create(&w, NULL, watchdog, (void *)20L); /* a deadlock ends in exit 77 */
-	alarm_bad = buffer();
-	start_alarms(5000); /* leave the interrupted code time to progress */
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	until = (double)t.tv_sec + t.tv_nsec / 1e9 + 0.5;
-	do {
-		for (int i = 0; i < 1000; i++)
-			free(malloc((size_t)(i % 64) * 1024 + 1));
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while ((double)t.tv_sec + t.tv_nsec / 1e9 < until);
-	stop_alarms();
-	printf("alarms %s\n", alarms > 10 ? "many" : "few");
-	ret = 0;
-}
-
-/* ---- threads doing I/O while another churns the map; seeded bad calls */
-static char *seed_bad;
-static void *io_worker(void *arg)
-{
-	long id = (long)arg;
-	char stackbuf[256];
-	char *heap = malloc(4096), *map = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	int fd = open("/proc/self/exe", O_RDONLY);
-	char *file = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
-
-	for (int i = 0; i < 2000; i++) {
-		if (pread(fd, stackbuf, sizeof stackbuf, 0) != sizeof stackbuf || pread(fd, heap, 4096, 0) != 4096 ||
-		    pread(fd, map, 8192, 0) != 8192 || write(null_fd, file, 4096) != 4096)
-			die("good io");
-		if (i % 100 == 99 && pread(file_fd, seed_bad, N, 0) < 0) /* seeded: bytes 100.. unmapped */
-			die("seeded");
-	}
-	(void)id;
-	free(heap);
-	return NULL;
-}
-static void c_churn(void)
-{
-	pthread_t t[3], ch;
-
-	seed_bad = edge(PROT_NONE); /* a guard page: the churner cannot map over it */
-	pthread_create(&ch, NULL, churner, NULL);
-	for (long i = 0; i < 3; i++)
-		pthread_create(&t[i], NULL, io_worker, (void *)i);
-	for (int i = 0; i < 3; i++)
-		pthread_join(t[i], NULL);
-	stop_churn = 1;
-	pthread_join(ch, NULL);
-	ret = 0;
-}
-
-/* ---- vfork and posix_spawn from a multithreaded process ----------- */
-static void *spinner(void *arg)
-{
-	char b[16];
-	(void)arg;
-	while (!stop_churn)
-		if (read(file_fd, b, 1) < 0)
-			break;
-	return NULL;
-}
-static void c_vfork(void)
-{
-	pthread_t t;
-	char *b = buffer();
-	char *argv[] = {"victim", "write", "bad", NULL};
-	pid_t pid;
-
-	pthread_create(&t, NULL, spinner, NULL);
-	pid = vfork();
-	if (pid == 0) {
-		if (write(null_fd, b, N) < 0) /* in the vfork child: reported, safely */
-			_exit(1);
-		_exit(0);
-	}
-	waitpid(pid, NULL, 0);
-	printf("vfork child %d\n", (int)pid);
-	if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ) == 0) {
-		waitpid(pid, NULL, 0);
-		printf("spawned child %d\n", (int)pid);
-	}
-	stop_churn = 1;
-	pthread_join(t, NULL);
-	ret = 0;
-}
-
-/* ---- the process keeps no descriptor and no handler of the library */
-static void list_fds(const char *when)
-{
-	char path[64], target[256];
-	printf("fds %s:", when);
-	for (int fd = 0; fd < 64; fd++) {
-		ssize_t n;
-		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-		n = readlink(path, target, sizeof target - 1);
-		if (n > 0) {
-			target[n] = '\0';
-			if (fd == file_fd)
-				strcpy(target, "(the test file)");
-			printf(" %d=%s", fd, target);
-		}
-	}
-	printf("\n");
-}
-static void c_fds(void)
-{
-	char *b = buffer();
-	list_fds("before");
-	ret = read(file_fd, b, N); /* bad: a report is written */
-	list_fds("after");
-}
-static void c_closeall(void)
-{
-	char *b = buffer();
-	for (int fd = 0; fd < 1024; fd++)
-		if (fd != file_fd && fd != 1)
-			close(fd);
-	ret = read(file_fd, b, N); /* bad, with every other descriptor closed */
-}
-static void c_sigcgt(void)
-{
-	char line[256];
-	FILE *f = fopen("/proc/self/status", "r");
-	ret = read(file_fd, small, 10);
-	while (f && fgets(line, sizeof line, f))
-		if (strncmp(line, "SigCgt:", 7) == 0)
-			printf("%s", line);
-	if (f)
-		fclose(f);
-}
-
-/* ---- odd paths in the map: spaces, a newline, a deleted file ------- */
-static char *map_file(const char *dir, const char *name, int unlink_it)
-{
-	char path[512];
-	int fd;
-	char *p;
-
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0 || ftruncate(fd, 4096) != 0)
-		die("odd file");
-	p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (unlink_it)
-		unlink(path);
-	return p;
-}
-static void c_oddpaths(void)
-{
-	char dir[] = "/tmp/rwcheck-odd-XXXXXX";
-	char *a, *b, *c;
-
-	if (!mkdtemp(dir))
-		die("mkdtemp");
-	a = map_file(dir, "with space", 0);
-	b = map_file(dir, "new\nline", 0);
-	c = map_file(dir, "gone", 1);
-	if (bad) { /* read-only file mappings: reads into them are bad */
-		SITE(); ret = read(file_fd, a, 10); lseek(file_fd, 0, SEEK_SET);
-		SITE(); ret = read(file_fd, b, 10); lseek(file_fd, 0, SEEK_SET);
-		SITE(); ret = read(file_fd, c, 10);
-	} else {   /* writes from them are fine */
-		ret = write(null_fd, a, 4096) + write(null_fd, b, 4096) + write(null_fd, c, 4096);
-	}
-	{
-		char path[512];
-		snprintf(path, sizeof path, "%s/with space", dir);
-		unlink(path);
-		snprintf(path, sizeof path, "%s/new\nline", dir);
-		unlink(path);
-		rmdir(dir);
-	}
-}
-
-/* ---- tens of thousands of mappings ---------------------------------- */
-static void c_manymaps(void)
-{
-	enum { MAPS = 30000 };
-	char *area = mmap(NULL, (size_t)MAPS * 2 * 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-	if (area == MAP_FAILED)
-		die("area");
-	munmap(area, (size_t)MAPS * 2 * 4096);
-	for (int i = 0; i < MAPS; i++)
-		if (mmap(area + (size_t)i * 2 * 4096, 4096, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) == MAP_FAILED)
-			die("mmap");
-	/* good: the last mapping; bad: from the last-but-one into the gap after it */
-	ret = read(file_fd, area + (size_t)(MAPS - 1) * 2 * 4096, 10);
-	lseek(file_fd, 0, SEEK_SET);
-	if (bad) {
-		SITE(); ret = read(file_fd, area + (size_t)(MAPS - 2) * 2 * 4096 + 4096 - 100, 4096);
-	}
-}
-
-/* ---- fork while another thread is in the middle of a report -------- */
-static void *slow_reporter(void *arg)
-{
-	char *b = arg;
-	/* The first report loads libunwind and libdw: milliseconds under the
-	 * report lock, while the main thread forks. */
-	for (int i = 0; i < 20 && !stop_churn; i++)
-		if (write(null_fd, b + i, N) < 0)
-			break;
-	return NULL;
-}
-static void c_fork_during_report(void)
-{
-	pthread_t t;
-	char *b = buffer();
-	int hung = 0;
-
-	pthread_create(&t, NULL, slow_reporter, b - 64);
-	for (int i = 0; i < 20; i++) {
-		pid_t pid = fork();
-		int st = 0;
-		if (pid == 0) {
-			alarm(20); /* a hang in the child would end it by SIGALRM */
-			ret = write(null_fd, b, N); /* bad: needs the report path */
-			_exit(0);
-		}
-		waitpid(pid, &st, 0);
-		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-			hung++;
-	}
-	stop_churn = 1;
-	pthread_join(t, NULL);
-	printf("children that did not finish cleanly: %d\n", hung);
-	ret = 0;
-}
-
-/* ---- the library's first contact (these cases run before setup()) ---
- * The library maps its own memory at its first need.  When that is a
- * hole the program makes, the memory must not then land in the hole (a
- * read into the hole would go unreported, into the library's memory);
- * when it is a vfork or fork child, the parent's and the child's reports
- * must each be made as before. */
-#define HOLE (64 << 20)
-static int first_fd(void)
-{
-	int fd = open("/dev/zero", O_RDONLY);
-	if (fd < 0)
-		die("/dev/zero");
-	return fd;
-}
-/* A mapping the library did not see made (syscall() mmap: not a first need). */
-static char *unseen_mapping(void)
-{
-	char *p = (char *)syscall(SYS_mmap, NULL, HOLE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		die("mmap");
-	return p;
-}
-static void c_first_munmap(void)
-{
-	int fd = first_fd();
-	char *p = unseen_mapping();
-	munmap(p, HOLE);
-	SITE(); ret = read(fd, bad ? p + HOLE - 4096 : small, 10);
-}
-static void c_first_raw_munmap(void)
-{
-	int fd = first_fd();
-	char *p = unseen_mapping();
-	syscall(SYS_munmap, p, HOLE);
-	SITE(); ret = read(fd, bad ? p + HOLE - 4096 : small, 10);
-}
-static void c_first_free(void)
-{
-	int fd = first_fd();
-	char *p = malloc(HOLE); /* glibc maps it itself */
-	void (*volatile release)(void *) = free; /* (the use after free is the point) */
-	if (!p)
-		die("malloc");
-	release(p);
-	SITE(); ret = read(fd, bad ? p + HOLE - 8192 : small, 10);
-}
-static void c_first_vfork(void)
-{
-	int fd = first_fd();
-	char *b = bad ? (char *)"in .rodata: not writable" : small;
-	pid_t pid = vfork();
-	if (pid == 0) {
-		if (read(fd, b, 10) < 0) /* reported in safe mode, under the child's pid */
-			_exit(1);
-		_exit(0);
-	}
-	waitpid(pid, NULL, 0);
-	printf("vfork child %d\n", (int)pid);
-	SITE(); ret = read(fd, b, 10); /* reported as usual */
-}
-static void c_first_fork(void)
-{
-	int fd = first_fd(), st = 0;
-	char *b = bad ? (char *)"in .rodata: not writable" : small;
-	pid_t pid = fork();
-	if (pid == 0) {
-		SITE(); ret = read(fd, b, 10); /* reported as usual, under the child's pid */
-		_exit(0);
-	}
-	waitpid(pid, &st, 0);
-	printf("fork child %d %d\n", (int)pid, st);
-	ret = 0;
-}
-/* Four threads whose first calls race for the first need: a thread that
- * finds another mapping the memory goes on without it. */
-static pthread_barrier_t first_go;
-static void *first_worker(void *arg)
-{
-	int fd = (int)(intptr_t)arg;
-	long sum = 0;
-	char b[64];
-	pthread_barrier_wait(&first_go);
-	for (int i = 0; i < 2000; i++) {
-		if (read(fd, b, sizeof b) != (ssize_t)sizeof b)
-			return (void *)-1L;
-		sum += b[i % 64];
-	}
-	if (bad && read(fd, (char *)"in .rodata: not writable", 10) >= 0)
-		return (void *)-1L;
-	return (void *)sum;
-}
-static void c_first_threads(void)
-{
-	pthread_t t[4];
-	long total = 0;
-	int fd = first_fd();
-	pthread_barrier_init(&first_go, NULL, 4);
-	for (int i = 0; i < 4; i++)
-		pthread_create(&t[i], NULL, first_worker, (void *)(intptr_t)fd);
-	for (int i = 0; i < 4; i++) {
-		void *r;
-		pthread_join(t[i], &r);
-		total += (long)r;
-	}
-	ret = total; /* 0: every read returned zeroes, the bad ones failed */
-}
-/* The same through a raw clone(): no fork handler runs in the child. */
-static void c_first_rawfork(void)
-{
-	int fd = first_fd(), st = 0;
-	char *b = bad ? (char *)"in .rodata: not writable" : small;
-	pid_t pid = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
-	if (pid == 0) {
-		SITE(); ret = read(fd, b, 10);
-		_exit(0);
-	}
-	waitpid(pid, &st, 0);
-	printf("fork child %d %d\n", (int)pid, st);
-	ret = 0;
-}
-
-/* ---- a report never carries the buffer's bytes -------------------- */
-static void c_secret(void)
-{
-	char *b = buffer();
-	memcpy(b, "TOPSECRET-0123456789-TOPSECRET", 30);
-	SITE(); ret = write(null_fd, b, N);
-}
-
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
-#define E(n) {#n, c_##n}
-	E(read), E(write), E(__read_chk), E(pread), E(pread64), E(pwrite), E(pwrite64),
-	E(__pread_chk), E(__pread64_chk), E(readv), E(writev), E(preadv), E(preadv64),
-	E(pwritev), E(pwritev64), E(preadv2), E(preadv64v2), E(pwritev2), E(pwritev64v2),
-	E(recv), E(send), E(__recv_chk), E(recvfrom), E(__recvfrom_chk), E(sendto),
-	E(recvmsg), E(sendmsg), E(syscall_read), E(syscall_write), E(syscall_pread64),
-	E(syscall_readv),
-	E(read_readonly), E(write_noaccess), E(write_all_unmapped), E(pread_negative),
-	E(pread_overflow), E(preadv2_offset), E(read_count), E(readv_iovcnt),
-	E(readv_iovcnt_big), E(readv_array), E(readv_len), E(read_warm), E(readv_warm), E(read_null_zero),
-	E(read_efault_offset), E(recvmsg_control),
-	E(recvmmsg), E(sendmmsg), E(sendfile), E(sendfile64), E(splice), E(copy_file_range),
-	E(process_vm_readv), E(process_vm_writev), E(fread), E(fread_unlocked), E(__fread_chk),
-	E(__fread_unlocked_chk), E(fwrite), E(fwrite_unlocked), E(fgets), E(fgets_unlocked),
-	E(__fgets_chk), E(__fgets_unlocked_chk), E(sendfile_negative), E(splice_overflow),
-	E(fread_count),
-	E(stale_munmap), E(stale_raw_munmap), E(stale_mprotect), E(stale_raw_mprotect),
-	E(stale_free), E(stale_dlclose),
-	E(new_raw_mmap), E(new_asm_mmap), E(new_asm_mprotect), E(new_malloc_large),
-	E(new_brk), E(new_mremap), E(new_dlopen), E(new_thread_stack),
-	E(read_ebadf), E(read_eisdir), E(pread_espipe), E(read_eagain), E(write_errno_kept),
-	E(threads), E(fork), E(signals), E(signal_malloc), E(churn), E(vfork), E(fds), E(closeall),
-	E(sigcgt), E(oddpaths), E(manymaps), E(fork_during_report), E(secret), E(hole_after_report),
-	E(first_munmap), E(first_raw_munmap), E(first_free), E(first_vfork), E(first_fork),
-	E(first_rawfork), E(first_threads), E(dedup_race), E(dedup_pread), E(dedup_same),
-	E(dedup_preadv2), E(dedup_recv), E(dedup_syscall),
-#undef E
+static const struct victim_case cases[] = {
+	VCASE(read), VCASE(write), VCASE(__read_chk), VCASE(pread), VCASE(pread64), VCASE(pwrite),
+	VCASE(pwrite64), VCASE(__pread_chk), VCASE(__pread64_chk), VCASE(readv), VCASE(writev),
+	VCASE(preadv), VCASE(preadv64), VCASE(pwritev), VCASE(pwritev64), VCASE(preadv2),
+	VCASE(preadv64v2), VCASE(pwritev2), VCASE(pwritev64v2), VCASE(recv), VCASE(send),
+	VCASE(__recv_chk), VCASE(recvfrom), VCASE(__recvfrom_chk), VCASE(sendto), VCASE(recvmsg),
+	VCASE(sendmsg), VCASE(syscall_read), VCASE(syscall_write), VCASE(syscall_pread64),
+	VCASE(syscall_readv), VCASE(recvmsg_control), VCASE(recvmmsg), VCASE(sendmmsg), VCASE(sendfile),
+	VCASE(sendfile64), VCASE(splice), VCASE(copy_file_range), VCASE(process_vm_readv),
+	VCASE(process_vm_writev), VCASE(fread), VCASE(fread_unlocked), VCASE(__fread_chk),
+	VCASE(__fread_unlocked_chk), VCASE(fwrite), VCASE(fwrite_unlocked), VCASE(fgets),
+	VCASE(fgets_unlocked), VCASE(__fgets_chk), VCASE(__fgets_unlocked_chk), VCASE(sendfile_negative),
+	VCASE(splice_overflow), VCASE(fread_count), VCASE(dedup_race), VCASE(dedup_pread),
+	VCASE(dedup_same), VCASE(dedup_preadv2), VCASE(dedup_recv), VCASE(dedup_syscall),
 };
+
+/* The case NAME in one of the tables, or NULL. */
+static const struct victim_case *find_case(const char *name)
+{
+	static const struct {
+		const struct victim_case *rows;
+		const size_t *n;
+	} tables[] = {{cases, NULL}, {victim_problem_cases, &victim_problem_ncases},
+		      {victim_map_cases, &victim_map_ncases}, {victim_process_cases, &victim_process_ncases}};
+
+	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+		size_t n = tables[t].n ? *tables[t].n : sizeof cases / sizeof cases[0];
+		int i = victim_find_rows(name, tables[t].rows, n, sizeof(struct victim_case));
+
+		if (i >= 0)
+			return &tables[t].rows[i];
+	}
+	return NULL;
+}
 
 int main(int argc, char **argv)
 {
-	if (argc != 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
-		fprintf(stderr, "usage: victim ENTRY good|bad\n");
+	const struct victim_case *c;
+	int saved_errno;
+
+	if (victim_args(argc, argv, "victim", &bad) < 0)
+		return 2;
+	if (!(c = find_case(argv[1]))) {
+		fprintf(stderr, "victim: no case %s\n", argv[1]);
 		return 2;
 	}
-	setvbuf(stdout, NULL, _IONBF, 0);
-	bad = strcmp(argv[2], "bad") == 0;
 	if (strncmp(argv[1], "first_", 6) != 0) {
 		setup();
 		kernel_failures();
 	}
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		if (strcmp(cases[i].name, argv[1]) == 0) {
-			errno = 0;
-			cases[i].fn();
-			saved_errno = errno;
-			result();
-			if (getenv("VICTIM_FDS"))
-				printf("offset %lld errno-after %d\n", (long long)lseek(file_fd, 0, SEEK_CUR), saved_errno);
-			return 0;
-		}
-	}
-	fprintf(stderr, "victim: no case %s\n", argv[1]);
-	return 2;
+	errno = 0;
+	c->fn();
+	saved_errno = errno;
+	victim_result(ret, saved_errno);
+	if (getenv("VICTIM_FDS"))
+		printf("offset %lld errno-after %d\n", (long long)lseek(file_fd, 0, SEEK_CUR), saved_errno);
+	return 0;
 }

@@ -5,14 +5,13 @@
  *
  * prints "site FUNCTION LINE" for the call under test, "block ADDR SIZE"
  * for the heap block it uses (SIZE: malloc_usable_size), and
- * "result RET ERRNO".  Built twice: -O0 -g (victim_bounds) and -O2 -g
- * (victim_bounds_o2); the functions that own stack buffers are noinline
- * so that their frames exist at -O2 too. */
+ * "result RET ERRNO".  This file: the heap cases and main; the stack
+ * cases are victim_bounds_stack.c's.  Built -O0 -g (victim_bounds), -O2
+ * -g (victim_bounds_o2), and both non-PIE. */
 #define _GNU_SOURCE
 #ifdef VICTIM_O0
 #pragma GCC optimize("O0") /* the build's CFLAGS (-O2) come after ours */
 #endif
-#include <alloca.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,20 +21,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/mman.h>
-#include <sys/time.h>
-#include <sys/wait.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
-#define SITE() printf("site %s %d\n", __func__, __LINE__)
-#define NOINLINE __attribute__((noinline))
+#include "victim.h"
+#include "victim_bounds.h"
 
-static int bad;
-static int file_fd; /* a 10-byte file */
-static int null_fd; /* /dev/null */
-static ssize_t ret;
+int bad;
+int file_fd; /* a 10-byte file */
+int null_fd; /* /dev/null */
+ssize_t ret;
 
 static void block(const void *p)
 {
@@ -227,261 +223,6 @@ static void c_heap_threads(void)
 	ret = 0;
 }
 
-/* ---- stack: a 64-byte local, read 64 (good) or 256 bytes ---------- */
-static NOINLINE ssize_t local64(void)
-{
-	char b[64];
-	ssize_t r;
-
-	SITE(); r = read(file_fd, b, bad ? 256 : sizeof b);
-	__asm__ volatile("" : : "r"(b) : "memory");
-	return r;
-}
-
-static void c_stack_local(void) { ret = local64(); }
-
-/* The buffer is the caller's; the callee reads into it. */
-static NOINLINE ssize_t callee(char *b, size_t n)
-{
-	ssize_t r;
-
-	SITE(); r = read(file_fd, b, n);
-	__asm__ volatile("" : : : "memory"); /* no tail call: this frame stays */
-	return r;
-}
-
-static NOINLINE ssize_t caller256(void)
-{
-	char b[256];
-	ssize_t r = callee(b, bad ? 1024 : sizeof b);
-
-	__asm__ volatile("" : : "r"(b) : "memory");
-	return r;
-}
-
-static void c_stack_caller(void) { ret = caller256(); }
-
-/* One call site (callee) reached from two callers at the same depth: the
- * first one's frame, cached as good, must not vouch for the second's. */
-static NOINLINE ssize_t caller_a(void)
-{
-	char b[256];
-	ssize_t r = callee(b, sizeof b);
-
-	__asm__ volatile("" : : "r"(b) : "memory");
-	return r;
-}
-
-static NOINLINE ssize_t caller_b(void)
-{
-	char b[64];
-	ssize_t r = callee(b, bad ? 256 : sizeof b);
-
-	__asm__ volatile("" : : "r"(b) : "memory");
-	return r;
-}
-
-static void c_stack_two_callers(void)
-{
-	for (int i = 0; i < 3; i++)
-		if (caller_a() < 0)
-			exit(98);
-	ret = caller_b();
-}
-
-static NOINLINE ssize_t with_alloca(size_t n)
-{
-	char *b = alloca(n);
-
-	SITE(); ret = read(file_fd, b, bad ? n + 512 : n);
-	__asm__ volatile("" : : "r"(b) : "memory");
-	return ret;
-}
-
-static void c_stack_alloca(void) { ret = with_alloca(300); }
-
-static NOINLINE ssize_t with_vla(size_t n)
-{
-	char b[n];
-
-	SITE(); ret = read(file_fd, b, bad ? n + 512 : n);
-	__asm__ volatile("" : : "r"(b) : "memory");
-	return ret;
-}
-
-static void c_stack_vla(void) { ret = with_vla(300); }
-
-static void *stack_thread(void *arg)
-{
-	(void)arg;
-	ret = local64();
-	return NULL;
-}
-
-static void c_stack_thread(void)
-{
-	pthread_t t;
-
-	pthread_create(&t, NULL, stack_thread, NULL);
-	pthread_join(t, NULL);
-}
-
-/* ---- stack, issue 14: the frame walk without libunwind -------------- */
-
-/* Is libunwind mapped in this process? */
-static int libunwind_loaded(void)
-{
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "r");
-	int found = 0;
-
-	while (f && fgets(line, sizeof line, f))
-		found |= strstr(line, "libunwind") != NULL;
-	if (f)
-		fclose(f);
-	return found;
-}
-
-/* Good reads into the caller's own frame only: nothing is loaded. */
-static void c_stack_nolib(void)
-{
-	ret = local64();
-	printf("libunwind %s\n", libunwind_loaded() ? "loaded" : "not loaded");
-}
-
-/* The buffer two frames up: mid passes it on to callee. */
-static NOINLINE ssize_t mid(char *b, size_t n)
-{
-	ssize_t r = callee(b, n);
-
-	__asm__ volatile("" : : : "memory"); /* no tail call */
-	return r;
-}
-
-static NOINLINE ssize_t caller_down2(void)
-{
-	char b[128];
-	ssize_t r = mid(b, bad ? 512 : sizeof b);
-
-	__asm__ volatile("" : : "r"(b) : "memory");
-	return r;
-}
-
-static void c_stack_down2(void) { ret = caller_down2(); }
-
-/* A signal handler reads into its own stack buffer, interrupting the
- * program's own checked calls (a timer): good every time, or (bad) an
- * overrun once. */
-static volatile sig_atomic_t handled, handler_bad;
-
-static NOINLINE void on_signal(int sig)
-{
-	char b[32];
-	int e = errno;
-
-	(void)sig;
-	if (pread(file_fd, b, handler_bad && handled == 5 ? 128 : sizeof b, 0) < 0)
-		_exit(97);
-	__asm__ volatile("" : : "r"(b) : "memory");
-	handled++;
-	errno = e;
-}
-
-static void c_stack_signal(void)
-{
-	struct sigaction sa;
-	struct itimerval it = {{0, 200}, {0, 200}};
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigaction(SIGALRM, &sa, NULL);
-	handler_bad = bad;
-	bad = 0;
-	/* the first checked call, before any signal: it may load libdw for
-	 * the program's DWARF, and a handler that interrupts the library is
-	 * not checked (its calls are the library's own, nested) */
-	lseek(file_fd, 0, SEEK_SET);
-	if (local64() < 0)
-		exit(98);
-	setitimer(ITIMER_REAL, &it, NULL);
-	for (long i = 0; handled < 50 && i < 100000000; i++) {
-		lseek(file_fd, 0, SEEK_SET);
-		if (local64() < 0)
-			exit(98);
-	}
-	memset(&it, 0, sizeof it);
-	setitimer(ITIMER_REAL, &it, NULL);
-	printf("handled %d\n", handled >= 50);
-	ret = 0;
-}
-
-/* The same on an alternate signal stack. */
-static void c_stack_altstack(void)
-{
-	stack_t ss = {.ss_sp = malloc(65536), .ss_size = 65536, .ss_flags = 0};
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_ONSTACK;
-	if (!ss.ss_sp || sigaltstack(&ss, NULL) != 0 || sigaction(SIGUSR1, &sa, NULL) != 0)
-		exit(96);
-	handler_bad = bad;
-	handled = bad ? 5 : 0; /* bad: the first run overruns */
-	raise(SIGUSR1);
-	printf("handled %d\n", handled == (bad ? 6 : 1));
-	ret = 0;
-}
-
-/* A vfork child reads into its own frame's buffer, then _exits. */
-static NOINLINE int vfork_read(void)
-{
-	char b[48];
-	ssize_t r;
-
-	SITE(); r = pread(file_fd, b, bad ? 200 : sizeof b, 0);
-	__asm__ volatile("" : : "r"(b) : "memory");
-	return r == 10 ? 0 : 1;
-}
-
-static void c_stack_vfork(void)
-{
-	int st = -1;
-	pid_t p = vfork();
-
-	if (p == 0)
-		_exit(vfork_read());
-	if (p < 0 || waitpid(p, &st, 0) != p)
-		exit(95);
-	printf("child %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-	ret = 0;
-}
-
-/* Four threads, each its own stack: 200 good reads, then (bad) one
- * overrun each. */
-static void *threads_worker(void *arg)
-{
-	(void)arg;
-	for (int i = 0; i < 200; i++)
-		if (pread(file_fd, (char[64]){0}, 64, 0) < 0)
-			exit(98);
-	return (void *)(intptr_t)local64();
-}
-
-static void c_stack_threads(void)
-{
-	pthread_t t[4];
-	void *r;
-
-	ret = 0;
-	for (int i = 0; i < 4; i++)
-		pthread_create(&t[i], NULL, threads_worker, NULL);
-	for (int i = 0; i < 4; i++) {
-		pthread_join(t[i], &r);
-		ret += (intptr_t)r;
-	}
-}
-
 /* The allocator wrappers leave errno alone on success (first calls
  * included: binding, the heap map's first leaf). */
 static void c_alloc_errno(void)
@@ -509,19 +250,6 @@ static void c_alloc_errno(void)
 	ret = 0;
 }
 
-/* Good calls in a loop (the frame cache), then one bad one. */
-static void c_stack_loop(void)
-{
-	int b = bad;
-
-	bad = 0;
-	for (int i = 0; i < 1000; i++)
-		if (local64() < 0)
-			exit(98);
-	bad = b;
-	ret = local64();
-}
-
 /* The descriptors open at the end (the library must add none). */
 static void list_fds(void)
 {
@@ -536,47 +264,37 @@ static void list_fds(void)
 	printf("fds %d\n", n - 1); /* less opendir's own */
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
-#define E(n) {#n, c_##n}
-	E(heap_malloc), E(heap_calloc), E(heap_early), E(heap_memalign), E(heap_aligned_alloc), E(heap_valloc),
-	E(heap_pvalloc), E(heap_posix_memalign), E(heap_realloc), E(heap_realloc_shrink),
-	E(heap_interior), E(heap_readv), E(heap_freed), E(heap_large), E(heap_threads),
-	E(stack_local), E(stack_caller), E(stack_two_callers), E(stack_alloca), E(stack_vla), E(stack_thread),
-	E(stack_loop), E(stack_nolib), E(stack_down2), E(stack_signal), E(stack_altstack), E(stack_vfork),
-	E(stack_threads), E(alloc_errno),
-#undef E
+static const struct victim_case cases[] = {
+	VCASE(heap_malloc), VCASE(heap_calloc), VCASE(heap_early), VCASE(heap_memalign),
+	VCASE(heap_aligned_alloc), VCASE(heap_valloc), VCASE(heap_pvalloc), VCASE(heap_posix_memalign),
+	VCASE(heap_realloc), VCASE(heap_realloc_shrink), VCASE(heap_interior), VCASE(heap_readv),
+	VCASE(heap_freed), VCASE(heap_large), VCASE(heap_threads), VCASE(alloc_errno),
 };
 
 int main(int argc, char **argv)
 {
-	char path[] = "/tmp/rwc-bounds-XXXXXX";
+	const struct victim_case *c;
+	int i;
 
 	early = malloc(100);
-	if (argc != 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
-		fprintf(stderr, "usage: victim_bounds CASE good|bad\n");
+	if (victim_args(argc, argv, "victim_bounds", &bad) < 0)
+		return 2;
+	if ((i = victim_find(argv[1], cases)) >= 0)
+		c = &cases[i];
+	else if ((i = victim_find_rows(argv[1], victim_stack_cases, victim_stack_ncases, sizeof(struct victim_case))) >= 0)
+		c = &victim_stack_cases[i];
+	else {
+		fprintf(stderr, "victim_bounds: no case %s\n", argv[1]);
 		return 2;
 	}
-	setvbuf(stdout, NULL, _IONBF, 0);
-	bad = strcmp(argv[2], "bad") == 0;
-	file_fd = mkstemp(path);
+	file_fd = victim_file("victim_bounds", "0123456789", 10, 0);
 	null_fd = open("/dev/null", O_WRONLY);
-	if (file_fd < 0 || null_fd < 0 || write(file_fd, "0123456789", 10) != 10)
+	if (file_fd < 0 || null_fd < 0)
 		return 99;
-	unlink(path);
-	lseek(file_fd, 0, SEEK_SET);
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		if (strcmp(cases[i].name, argv[1]) == 0) {
-			errno = 0;
-			cases[i].fn();
-			printf("result %zd %d\n", ret, ret < 0 ? errno : 0);
-			if (getenv("VICTIM_FDS"))
-				list_fds();
-			return 0;
-		}
-	}
-	fprintf(stderr, "victim_bounds: no case %s\n", argv[1]);
-	return 2;
+	errno = 0;
+	c->fn();
+	victim_result(ret, errno);
+	if (getenv("VICTIM_FDS"))
+		list_fds();
+	return 0;
 }

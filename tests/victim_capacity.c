@@ -33,7 +33,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#define SITE() printf("site %s %d\n", __func__, __LINE__)
+#include "victim.h"
 
 static int bad;
 static long r;
@@ -375,8 +375,8 @@ static void c_fort_ppoll(void)
 	fort(); SITE(); r = ppoll((struct pollfd *)fbuf, fn / sizeof(struct pollfd), &t, NULL);
 }
 
-#define C(n) {#n, c_##n}
-static const struct { const char *name; void (*fn)(void); } cases[] = {
+#define C VCASE
+static const struct victim_case cases[] = {
 	C(readlink), C(readlinkat), C(getcwd), C(getcwd_null), C(getdents64), C(getrandom),
 	C(getxattr), C(lgetxattr), C(fgetxattr), C(getxattr_query), C(listxattr), C(llistxattr),
 	C(flistxattr), C(gethostname), C(getdomainname), C(getgroups), C(getgroups_query),
@@ -419,21 +419,15 @@ static void cleanup(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3)
-		return 2;
-	setvbuf(stdout, NULL, _IONBF, 0);
-	bad = strcmp(argv[2], "bad") == 0;
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-		if (strcmp(argv[1], cases[i].name) == 0) {
-			int e;
+	int i = victim_pick(argc, argv, "victim_capacity", cases, &bad), e;
 
-			setup();
-			errno = 0;
-			cases[i].fn();
-			e = errno;
-			cleanup();
-			printf("result %ld %s\n", r, e ? strerrorname_np(e) : "0");
-			return 0;
-		}
-	return 2;
+	if (i < 0)
+		return 2;
+	setup();
+	errno = 0;
+	cases[i].fn();
+	e = errno;
+	cleanup();
+	printf("result %ld %s\n", r, e ? strerrorname_np(e) : "0");
+	return 0;
 }

@@ -26,7 +26,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define SITE() printf("site %s %d\n", __func__, __LINE__)
+#include "victim.h"
 
 static char buf[8192] __attribute__((aligned(4096)));
 static int fd, sock[2];

@@ -31,8 +31,8 @@
 #define STATIC static
 #endif
 
-#define SITE() printf("site %s %d\n", __func__, __LINE__)
-#define NOINLINE __attribute__((noinline))
+#include "victim.h"
+
 #define CASE(n) STATIC NOINLINE void c_##n(void); /* named in .dynsym too */ \
 	STATIC NOINLINE void c_##n(void)
 
@@ -242,40 +242,25 @@ CASE(handler)
 	SITE(); ret = read(file_fd, hdr, bad ? 128 : k_hdr);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
-#define E(n) {#n, c_##n}
-	E(bss), E(data), E(rows), E(rodata), E(readv), E(warm), E(lib), E(lib_reopen), E(hidden), E(zero), E(tls), E(handler), E(overlap), E(threads),
-#undef E
+static const struct victim_case cases[] = {
+	VCASE(bss), VCASE(data), VCASE(rows), VCASE(rodata), VCASE(readv), VCASE(warm), VCASE(lib),
+	VCASE(lib_reopen), VCASE(hidden), VCASE(zero), VCASE(tls), VCASE(handler), VCASE(overlap),
+	VCASE(threads),
 };
 
 int main(int argc, char **argv)
 {
-	char path[] = "/tmp/rwc-global-XXXXXX";
 	char ten[11] = "0123456789"; /* not in the program's image: nothing loaded before the case */
+	int i = victim_pick(argc, argv, "victim_global", cases, &bad);
 
-	if (argc != 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
-		fprintf(stderr, "usage: victim_global CASE good|bad\n");
+	if (i < 0)
 		return 2;
-	}
-	setvbuf(stdout, NULL, _IONBF, 0);
-	bad = strcmp(argv[2], "bad") == 0;
-	file_fd = mkstemp(path);
+	file_fd = victim_file("victim_global", ten, 10, 0);
 	null_fd = open("/dev/null", O_WRONLY);
-	if (file_fd < 0 || null_fd < 0 || write(file_fd, ten, 10) != 10)
+	if (file_fd < 0 || null_fd < 0)
 		return 99;
-	unlink(path);
-	lseek(file_fd, 0, SEEK_SET);
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		if (strcmp(cases[i].name, argv[1]) == 0) {
-			errno = 0;
-			cases[i].fn();
-			printf("result %zd %d\n", ret, ret < 0 ? errno : 0);
-			return 0;
-		}
-	}
-	fprintf(stderr, "victim_global: no case %s\n", argv[1]);
-	return 2;
+	errno = 0;
+	cases[i].fn();
+	victim_result(ret, errno);
+	return 0;
 }

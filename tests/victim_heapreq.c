@@ -23,8 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SITE() printf("site %s %d\n", __func__, __LINE__)
-#define NOINLINE __attribute__((noinline))
+#include "victim.h"
 
 static int bad;
 static int file_fd; /* a 10-byte file */
@@ -200,42 +199,24 @@ static NOINLINE void c_reused(void)
 	free(q);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
-#define E(n) {#n, c_##n}
-	E(malloc), E(calloc), E(realloc_shrink), E(realloc_grow), E(reallocarray), E(aligned_alloc),
-	E(posix_memalign), E(memalign), E(valloc), E(pvalloc), E(widened), E(large_interior), E(freed),
-	E(realloc_moved),
-	E(reused),
-#undef E
+static const struct victim_case cases[] = {
+	VCASE(malloc), VCASE(calloc), VCASE(realloc_shrink), VCASE(realloc_grow), VCASE(reallocarray),
+	VCASE(aligned_alloc), VCASE(posix_memalign), VCASE(memalign), VCASE(valloc), VCASE(pvalloc),
+	VCASE(widened), VCASE(large_interior), VCASE(freed), VCASE(realloc_moved), VCASE(reused),
 };
 
 int main(int argc, char **argv)
 {
-	char path[] = "/tmp/rwc-heapreq-XXXXXX";
+	int i = victim_pick(argc, argv, "victim_heapreq", cases, &bad);
 
-	if (argc != 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
-		fprintf(stderr, "usage: victim_heapreq CASE good|bad\n");
+	if (i < 0)
 		return 2;
-	}
-	setvbuf(stdout, NULL, _IONBF, 0);
-	bad = strcmp(argv[2], "bad") == 0;
-	file_fd = mkstemp(path);
+	file_fd = victim_file("victim_heapreq", "0123456789", 10, 0);
 	null_fd = open("/dev/null", O_WRONLY);
-	if (file_fd < 0 || null_fd < 0 || write(file_fd, "0123456789", 10) != 10)
+	if (file_fd < 0 || null_fd < 0)
 		return 99;
-	unlink(path);
-	lseek(file_fd, 0, SEEK_SET);
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		if (strcmp(cases[i].name, argv[1]) == 0) {
-			errno = 0;
-			cases[i].fn();
-			printf("result %zd %d\n", ret, ret < 0 ? errno : 0);
-			return 0;
-		}
-	}
-	fprintf(stderr, "victim_heapreq: no case %s\n", argv[1]);
-	return 2;
+	errno = 0;
+	cases[i].fn();
+	victim_result(ret, errno);
+	return 0;
 }

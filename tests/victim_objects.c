@@ -19,8 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define SITE() printf("site %s %d\n", __func__, __LINE__)
-#define NOINLINE __attribute__((noinline))
+#include "victim.h"
 
 static int file_fd = -1; /* a 5-byte file: every read is short */
 static volatile int bad_mode;
@@ -32,7 +31,7 @@ static volatile size_t v64 = 64, v128 = 128, v4096 = 4096, v65536 = 65536;
 
 static void result(void)
 {
-	printf("result %zd %d\n", ret, ret < 0 ? errno : 0);
+	victim_result(ret, errno);
 }
 
 /* A UDP socket on 127.0.0.1 with nothing queued: recvfrom returns EAGAIN. */
@@ -261,20 +260,15 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	char path[] = "/tmp/rwc-objects-XXXXXX";
+	int b;
+	int i = victim_pick(argc, argv, "victim_objects", cases, &b);
 
-	setvbuf(stdout, NULL, _IONBF, 0);
-	if (argc != 3)
+	if (i < 0)
 		return 2;
-	file_fd = mkostemp(path, O_CLOEXEC);
-	if (file_fd < 0 || write(file_fd, "five\n", 5) != 5 || lseek(file_fd, 0, SEEK_SET) != 0)
+	file_fd = victim_file("victim_objects", "five\n", 5, 1);
+	if (file_fd < 0)
 		return 99;
-	unlink(path);
-	bad_mode = !strcmp(argv[2], "bad");
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-		if (!strcmp(argv[1], cases[i].name)) {
-			cases[i].fn(bad_mode);
-			return 0;
-		}
-	return 2;
+	bad_mode = b;
+	cases[i].fn(bad_mode);
+	return 0;
 }

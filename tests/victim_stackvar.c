@@ -21,10 +21,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SITE() printf("site %s %d\n", __func__, __LINE__)
+#include "victim.h"
+
 #define VAR(v) printf("var %s %p\n", #v, (void *)&(v))
 #define KEEP(p) __asm__ volatile("" : : "r"(p) : "memory") /* in memory, used */
-#define NOINLINE __attribute__((noinline))
 
 static int bad;
 static int file_fd; /* a 10-byte file: every read is short */
@@ -196,38 +196,22 @@ static NOINLINE void c_loop(void)
 	c_locals();
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
-#define E(n) {#n, c_##n}
-	E(locals), E(member), E(param), E(param_down), E(callee), E(block), E(inlined), E(aligned), E(alloca), E(vla), E(loop),
-#undef E
+static const struct victim_case cases[] = {
+	VCASE(locals), VCASE(member), VCASE(param), VCASE(param_down), VCASE(callee), VCASE(block),
+	VCASE(inlined), VCASE(aligned), VCASE(alloca), VCASE(vla), VCASE(loop),
 };
 
 int main(int argc, char **argv)
 {
-	char path[] = "/tmp/rwc-stackvar-XXXXXX";
+	int i = victim_pick(argc, argv, "victim_stackvar", cases, &bad);
 
-	if (argc != 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
-		fprintf(stderr, "usage: victim_stackvar CASE good|bad\n");
+	if (i < 0)
 		return 2;
-	}
-	setvbuf(stdout, NULL, _IONBF, 0);
-	bad = strcmp(argv[2], "bad") == 0;
-	file_fd = mkstemp(path);
-	if (file_fd < 0 || write(file_fd, "0123456789", 10) != 10)
+	file_fd = victim_file("victim_stackvar", "0123456789", 10, 0);
+	if (file_fd < 0)
 		return 99;
-	unlink(path);
-	lseek(file_fd, 0, SEEK_SET);
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		if (strcmp(cases[i].name, argv[1]) == 0) {
-			errno = 0;
-			cases[i].fn();
-			printf("result %zd %d\n", ret, ret < 0 ? errno : 0);
-			return 0;
-		}
-	}
-	fprintf(stderr, "victim_stackvar: no case %s\n", argv[1]);
-	return 2;
+	errno = 0;
+	cases[i].fn();
+	victim_result(ret, errno);
+	return 0;
 }

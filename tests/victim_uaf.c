@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NOINLINE __attribute__((noinline))
+#include "victim.h"
 #define AT(what) printf("%s %s %d\n", what, __func__, __LINE__)
 
 static int bad;
@@ -189,40 +189,25 @@ static NOINLINE void c_fork(void)
 	ret = st;
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
-#define E(n) {#n, c_##n}
-	E(small_read), E(small_write), E(large_read), E(large_write), E(realloc_read), E(realloc_write),
-	E(reused), E(threads), E(fork), E(aligned_write), E(unrecorded), E(aged),
-#undef E
+static const struct victim_case cases[] = {
+	VCASE(small_read), VCASE(small_write), VCASE(large_read), VCASE(large_write), VCASE(realloc_read),
+	VCASE(realloc_write), VCASE(reused), VCASE(threads), VCASE(fork), VCASE(aligned_write),
+	VCASE(unrecorded), VCASE(aged),
 };
 
 int main(int argc, char **argv)
 {
-	char path[] = "/tmp/rwc-uaf-XXXXXX";
+	int i = victim_pick(argc, argv, "victim_uaf", cases, &bad);
 
-	if (argc != 3 || (strcmp(argv[2], "good") && strcmp(argv[2], "bad"))) {
-		fprintf(stderr, "usage: victim_uaf CASE good|bad\n");
+	if (i < 0)
 		return 2;
-	}
-	setvbuf(stdout, NULL, _IONBF, 0);
-	bad = strcmp(argv[2], "bad") == 0;
-	file_fd = mkstemp(path);
+	file_fd = victim_file("victim_uaf", "0123456789", 10, 0);
 	null_fd = open("/dev/null", O_WRONLY);
 	zero_fd = open("/dev/zero", O_RDONLY);
-	if (file_fd < 0 || null_fd < 0 || zero_fd < 0 || write(file_fd, "0123456789", 10) != 10)
+	if (file_fd < 0 || null_fd < 0 || zero_fd < 0)
 		return 99;
-	unlink(path);
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		if (strcmp(cases[i].name, argv[1]) == 0) {
-			errno = 0;
-			cases[i].fn();
-			printf("result %zd %d\n", ret, ret < 0 ? errno : 0);
-			return 0;
-		}
-	}
-	fprintf(stderr, "victim_uaf: no case %s\n", argv[1]);
-	return 2;
+	errno = 0;
+	cases[i].fn();
+	victim_result(ret, errno);
+	return 0;
 }

@@ -3,10 +3,10 @@
  *
  * The memory is one private anonymous mapping, never backed until
  * touched: the per-process state in its first pages (MADV_WIPEONFORK, so
- * a fork() child finds it zeroed and claims it), then the snapshots and
- * the clients' parts (ownmem.h: the snapshots, the report scratch).  A vfork() child shares its parent's memory and
- * must leave the parent's state alone: it tells itself from the owner
- * pid.  Whose the state is when it is claimed (mapped, or found zeroed)
+ * a fork() child finds it zeroed and claims it), then the clients' parts
+ * (ownmem.h: the snapshots, the report scratch, the globals' objects).  A
+ * vfork() child shares its parent's memory and must leave the parent's
+ * state alone: it tells itself from the owner pid.  Whose the state is when it is claimed (mapped, or found zeroed)
  * follows from the pid the constructor recorded, renewed in every fork()
  * child by a fork handler: a process with another pid is a vfork child
  * — or the child of a raw clone() or syscall(SYS_fork), which the

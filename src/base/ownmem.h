@@ -1,5 +1,6 @@
 /* ownmem.h: the library's own memory (perproc.h's per-process state in
- * wipe-on-fork pages, the snapshots, the report scratch), mapped at its
+ * wipe-on-fork pages, the snapshots, the report scratch, the globals'
+ * objects), mapped at its
  * first need instead of in the constructor: a process that never makes a
  * checked call or a hole (most short-lived processes of a build) never
  * pays for it.  Its first need is the first check that reads the map, the

@@ -83,7 +83,7 @@ extern __thread uintptr_t rwc_hblock[RWC_HBLOCKS] __attribute__((tls_model("init
 /* 1 when [p, p+n) is known good for the checks in force; 0: ask
  * rwc_bounds_check.  SP0 is the caller's stack pointer at the call (its
  * frame starts there), PC the return address into it.  The inline front
- * of it is rwc_bounds_fast (fastpath.h). */
+ * of it is rwc_bounds_fast (fastbounds.h). */
 int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc);
 
 /* The full check: RWC_OK, or the problem with what holds the buffer in B

@@ -1,7 +1,7 @@
 /* heapmap.h: where malloc blocks start.  One bit per 16-byte granule of
  * address space says "a live block starts here", another "a block that
- * started here was freed"; the allocator wrappers (malloc.c) set and clear
- * them, the heap check (bounds.c) searches them backwards from a buffer
+ * started here was freed"; the allocator wrappers (entry/malloc.c,
+ * allocrec.c, freeq.c) set and clear them, the heap check (bounds.c) searches them backwards from a buffer
  * to the block that holds it.  Bits live in 1 GiB leaves mapped on first
  * use (80 MiB each, MAP_NORESERVE: only the touched pages cost memory, the
  * bits 1/64 of the heap at most, the slack bytes 1/16); a summary bit per

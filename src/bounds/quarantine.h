@@ -1,7 +1,8 @@
 /* quarantine.h: freed heap blocks held back from reuse (RWCHECK_QUARANTINE
  * bytes), so that a read or write into one finds it still freed (a
- * use-after-free) rather than reused by another block.  malloc.c puts a
- * freed glibc block in and really frees what comes out, oldest first.
+ * use-after-free) rather than reused by another block.  free and realloc
+ * (entry/freeq.c) put a freed glibc block in and really free what comes
+ * out, oldest first.
  * A ring of pointers, lock-free: a free claims the next slot with one
  * atomic add and exchanges its block in, getting back whatever an older
  * turn of the ring left there (held one ring's length, at most); over the

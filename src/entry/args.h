@@ -1,7 +1,8 @@
 /* args.h: the entry points that hand the kernel a capacity (capacity.c,
- * sockaddr.c) describe their arguments as a list (common.h's struct
- * rwc_arg) and check it with these macros: the fast path (fastpath.h)
- * first, else the full checks (call.c).  Used only inside an exported
+ * readiness.c, sockaddr.c; syscall() with their numbers: syscall_args.c)
+ * describe their arguments as a list (common.h's struct rwc_arg) and
+ * check it with these macros: the fast path (fastpath.h) first, else the
+ * full checks (call.c).  Used only inside an exported
  * entry point (the caller's frame and return address are its own).
  * Signal-safe on the good path; no allocation. */
 #ifndef RWC_ARGS_H
@@ -28,12 +29,6 @@
 #define RWC_SOCKADDR_PTR(a) ((a).__sockaddr__)
 #else
 #define RWC_SOCKADDR_PTR(a) (a)
-/* syscall() with number NR and arguments A: describes the capacity calls
- * in C, their arguments in ARGS (RWC_ARGS_MAX); for recvfrom and sendto
- * (already described as buffer calls) adds the address.  0: not one of
- * them (C's args then unset). */
-int rwc_syscall_args(long nr, const long *a, struct rwc_call *c, struct rwc_arg *args);
-
 #endif
 
 /* An address the kernel writes for *alen bytes (as passed in), alen read

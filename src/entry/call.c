@@ -24,6 +24,7 @@
 #include "base/knobs.h"
 #include "base/log.h"
 #include "mapview/mapview.h"
+#include "entry/allocrec.h"
 #include "entry/mapwatch.h"
 #include "base/once.h"
 #include "base/real.h"

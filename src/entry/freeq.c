@@ -9,6 +9,7 @@
 #include "bounds/chunk.h"
 #include "bounds/heapmap.h"
 #include "bounds/quarantine.h"
+#include "entry/allocrec.h"
 #include "entry/mapwatch.h"
 #include "base/real.h"
 

@@ -22,6 +22,7 @@
 #include "base/knobs.h"
 #include "base/log.h"
 #include "entry/exec.h"
+#include "entry/allocrec.h"
 #include "entry/mapwatch.h"
 #include "base/ownmem.h"
 #include "base/real.h"

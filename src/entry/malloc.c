@@ -1,86 +1,31 @@
 /* malloc.c: the allocator family, interposed to see where blocks start
- * and end (heapmap.h), how many bytes the program asked for (beside the
- * usable size glibc's chunk header says; malloc_usable_size() widens a
- * block to that), and what a free unmaps (mapwatch.h).  Each wrapper
- * calls the next definition (glibc's, or another allocator's) and records
- * the result; nothing else changes, errno included.  When the next
- * allocator is not glibc's malloc, or RWCHECK_CHECKS leaves the heap check
- * out, blocks are no longer recorded (rwc_heap_track, set by call.c).
- * While dlsym binds one of these (rwc_binding), allocations come from a
- * small static pool that is never freed.  Each block's allocation and
- * free sites go to the heap map (sites.h ids); free and realloc go
- * through the quarantine first (freeq.h). */
+ * and end, how many bytes the program asked for (the heap map's record:
+ * allocrec.h; malloc_usable_size() widens a block to its usable size)
+ * and what a free unmaps (mapwatch.h).  Each wrapper calls the next
+ * definition (glibc's, or another allocator's) and records the result;
+ * nothing else changes, errno included.  Inside the library (rwc_depth)
+ * blocks come from its own heap (ownheap.h); while dlsym binds one of
+ * these (rwc_binding), from a small static pool that is never freed.
+ * free and realloc go through the quarantine first (freeq.h). */
 #include "config.h"
 #undef _FORTIFY_SOURCE
 
-#include <dlfcn.h>
 #include <errno.h>
-#include <execinfo.h>
-#include <gnu/libc-version.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "bounds/chunk.h"
-#include "bounds/depot.h"
 #include "base/guard.h"
 #include "bounds/heapmap.h"
-#include "bounds/sites.h"
+#include "entry/allocrec.h"
 #include "entry/freeq.h"
 #include "entry/mapwatch.h"
 #include "mapview/ownheap.h"
 #include "base/real.h"
-#include "base/symscope.h"
 
 #define ENTRY __attribute__((visibility("default")))
 #define CALLER ((uintptr_t)__builtin_return_address(0))
-
-int rwc_heap_track = 1;
-
-static int same_module(const void *a, const void *b)
-{
-	const struct link_map *x = rwc_module_of(a);
-
-	return x && x == rwc_module_of(b);
-}
-
-/* Is the next malloc defined in glibc's own libc.so?  (Comparing with
- * __libc_malloc is not enough: tcmalloc defines that name too.)  -1 while
- * malloc is not bound yet: this never binds (free() asks it). */
-int rwc_malloc_is_glibc(void)
-{
-	void *next = __atomic_load_n(&rwc_real_ptr[RWC_IDX_malloc], __ATOMIC_ACQUIRE);
-
-	if (!next)
-		return -1;
-	return same_module(next, (void *)&gnu_get_libc_version);
-}
-
-/* Who serves the program's malloc (symscope.h)?  This library must be
- * the first module to define it, and glibc's libc the next.  Reads the
- * modules' tables only: it may run inside another allocator's malloc. */
-enum rwc_alloc_order rwc_malloc_order(const char **who)
-{
-	const char *ver = rwc_libc_symver("malloc");
-	const struct link_map *self = rwc_sym_self(), *m;
-	void *p;
-
-	*who = "";
-	m = rwc_sym_first("malloc", ver, NULL, &p);
-	if (m != self) {
-		if (m)
-			*who = *m->l_name ? m->l_name : "the program itself";
-		return RWC_ALLOC_OTHER_FIRST;
-	}
-	m = rwc_sym_first("malloc", ver, self, &p);
-	if (!m || !same_module(p, (void *)&gnu_get_libc_version)) {
-		if (m)
-			*who = *m->l_name ? m->l_name : "the program itself";
-		return RWC_ALLOC_OTHER_NEXT;
-	}
-	return RWC_ALLOC_OURS;
-}
 
 /* Does K * N overflow a size_t? */
 static inline int overflows(size_t k, size_t n)
@@ -115,76 +60,11 @@ static void *pool_alloc(size_t n)
  * pool serves). */
 #define NEXT(f) (RWC_UNLIKELY(rwc_binding) && !rwc_real_ptr[RWC_IDX_##f] ? NULL : REAL(f))
 
-/* With RWCHECK_HEAP_ORIGINS above 1, the allocation's trace, kept in the
- * depot: its id, tagged with the top bit; else (or when no trace can be
- * had, or from inside a trace) the call site itself.  The trace comes from
- * glibc's backtrace() (libgcc's unwinder: no descriptor, no lock), ready
- * once rwc_malloc_trace_prepare has loaded it. */
-static __thread int in_trace __attribute__((tls_model("initial-exec")));
-static int trace_ready;
-
-void rwc_malloc_trace_prepare(void)
-{
-	void *pcs[4];
-
-	in_trace = 1;
-	backtrace(pcs, 4); /* loads libgcc_s: never from inside malloc */
-	in_trace = 0;
-	__atomic_store_n(&trace_ready, 1, __ATOMIC_RELEASE);
-}
-
-static uintptr_t origin_of(uintptr_t caller)
-{
-	void *buf[RWC_DEPOT_FRAMES + 8];
-	uintptr_t pcs[RWC_DEPOT_FRAMES];
-	int n = 0, k, at;
-
-	if (in_trace || !__atomic_load_n(&trace_ready, __ATOMIC_ACQUIRE))
-		return caller;
-	in_trace = 1;
-	k = backtrace(buf, (int)(sizeof buf / sizeof buf[0]));
-	in_trace = 0;
-	for (at = 0; at < k && (uintptr_t)buf[at] != caller; at++)
-		;
-	for (; at < k && n < rwc_hm_origins && n < RWC_DEPOT_FRAMES; at++)
-		pcs[n++] = (uintptr_t)buf[at];
-	if (n > 1) {
-		uint32_t id = rwc_depot_put(pcs, n);
-		if (id)
-			return RWC_HM_TRACE | id;
-	}
-	return caller;
-}
-
-uint32_t rwc_malloc_site_traced(uintptr_t caller)
-{
-	return rwc_site_id(origin_of(caller));
-}
-
 /* Inside the library (rwc_depth), blocks come from its own heap
  * (ownheap.h); NULL when that cannot serve (the program's then does). */
 #define OWN(n, al) (RWC_UNLIKELY(rwc_depth) ? rwc_ownheap_alloc((n), (al)) : NULL)
 
-int rwc_malloc_glibc_next = -1;
-
-int rwc_malloc_next_glibc_slow(void *f)
-{
-	int v = same_module(f, (void *)&gnu_get_libc_version);
-
-	__atomic_store_n(&rwc_malloc_glibc_next, v, __ATOMIC_RELAXED);
-	return v;
-}
-
 #define live_req(r, req, caller, f) rwc_malloc_record((r), (req), (caller), (void *)(f))
-void rwc_malloc_record(void *r, size_t req, uintptr_t caller, void *f)
-{
-	if (!r || !__atomic_load_n(&rwc_heap_track, __ATOMIC_RELAXED))
-		return;
-	if (req != SIZE_MAX && !rwc_malloc_next_glibc(f))
-		req = SIZE_MAX; /* no header to read: the usable size stands */
-	rwc_hm_live_req((uintptr_t)r, rwc_malloc_site(caller), req,
-			req == SIZE_MAX ? 0 : rwc_chunk_usable(rwc_chunk_word((uintptr_t)r)));
-}
 
 
 ENTRY void *malloc(size_t n)

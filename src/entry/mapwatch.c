@@ -1,10 +1,11 @@
 /* mapwatch.c: exported functions that change the memory map.  Each makes
- * the real call, then marks the map view stale (mapview.h) — also when
- * called from inside the library or its helpers.  For free/realloc
+ * the real call, then tells the map view the exact change (mmap, munmap,
+ * mprotect: mapnews.h) or marks it stale (the others) — also when called
+ * from inside the library or its helpers.  For free/realloc
  * (malloc.c) it tells what a block's release unmaps: only blocks glibc
  * malloc served with mmap (and a moved heap top), read from malloc's own
- * chunk header, never the user's bytes.  Signal-safe
- * apart from what the real functions are; errno is the real call's. */
+ * chunk header, never the user's bytes.  Signal-safe apart from what the
+ * real functions are; errno is the real call's. */
 #include "config.h"
 #undef _FORTIFY_SOURCE
 
@@ -19,6 +20,7 @@
 #include "base/checks.h"
 #include "bounds/chunk.h"
 #include "mapview/mapview.h"
+#include "entry/allocrec.h"
 #include "entry/mapwatch.h"
 #include "mapview/mapnews.h"
 #include "base/ownmem.h"

@@ -1,6 +1,5 @@
 /* mapwatch.h: what freeing a malloc block unmaps (mapwatch.c, for
- * malloc.c), and what malloc.c tells the rest of the entry layer about
- * the allocator order.  The map-change news itself: mapview/mapnews.h.
+ * malloc.c and freeq.c).  The map-change news itself: mapview/mapnews.h.
  * Signal-safe. */
 #ifndef RWC_MAPWATCH_H
 #define RWC_MAPWATCH_H
@@ -26,24 +25,5 @@ static inline void rwc_watch_freed(int m, uintptr_t lo, uintptr_t hi, int moved)
 		return;
 	rwc_watch_freed_slow(m, lo, hi, moved);
 }
-
-/* Is the next malloc glibc's own (malloc.c)?  1, 0, or -1 while not
- * known (malloc not bound yet). */
-int rwc_malloc_is_glibc(void);
-/* Loads the unwinder for allocation traces (RWCHECK_HEAP_ORIGINS above 1),
- * from the constructor. */
-void rwc_malloc_trace_prepare(void);
-
-/* Do the program's malloc calls come here, and go on to glibc's?  WHO:
- * the module of the other allocator ("" when not known). */
-enum rwc_alloc_order {
-	RWC_ALLOC_OURS,       /* this library's malloc first, then glibc's */
-	RWC_ALLOC_OTHER_NEXT, /* this library's first, then another interposer */
-	RWC_ALLOC_OTHER_FIRST /* another allocator before this library */
-};
-enum rwc_alloc_order rwc_malloc_order(const char **who);
-
-/* Record blocks at all (0 once the heap check is off). */
-extern int rwc_heap_track;
 
 #endif

@@ -1,8 +1,9 @@
 /* syscall.c: glibc's syscall() interposed.  The numbers of the checked
  * calls are checked like their libc wrappers (call name "syscall", with the
  * system call's name; those that take a capacity: syscall_args.c); the
- * numbers that change the memory map mark the map
- * view stale.  Everything else passes straight through. */
+ * numbers that change the memory map tell the map view (mmap, munmap,
+ * mprotect: the exact change, mapnews.h; the others: stale).  Everything
+ * else passes straight through. */
 #include "config.h"
 #undef _FORTIFY_SOURCE
 

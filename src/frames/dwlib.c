@@ -40,8 +40,6 @@ const struct rwc_dwlib *rwc_dwlib(void)
 	return rwc_once(&once, load_dw) ? &D : NULL;
 }
 
-/* Whether the ELF file at FD has a .debug_info section: its section
- * headers and their names read with pread (no libdw for a stripped one). */
 /* Whether the file's program headers are PH[0..PHNUM), those the module
  * was loaded with: the file at the module's name is the module itself
  * (not another one put there since, or reached from another directory). */
@@ -60,6 +58,8 @@ static int same_file(int fd, const ElfW(Ehdr) *eh, const ElfW(Phdr) *ph, int phn
 	return 1;
 }
 
+/* Whether the ELF file at FD is the module and has a .debug_info section: its section
+ * headers and their names read with pread (no libdw for a stripped one). */
 int rwc_dw_has_debug_info(int fd, const ElfW(Phdr) *ph, int phnum)
 {
 	ElfW(Ehdr) eh;

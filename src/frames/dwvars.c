@@ -1,25 +1,21 @@
-/* dwvars.c: stack variables from DWARF (see dwvars.h).  Two caches, both
- * in the library's own heap and kept for the process's life: the modules
- * (their Dwarf handle, or none), and the call sites (each pc's variables
- * in scope, located relative to the frame's CFA or sp).  A warm call site
- * costs a hash probe and a compare per variable.  Under the unwind lock;
- * allocates; the module's file is mapped (libelf) and its descriptor
- * closed before returning. */
+/* dwvars.c: stack variables from DWARF (see dwvars.h).  The call sites
+ * are cached in the library's own heap for the process's life (each pc's
+ * variables in scope, located relative to the frame's CFA or sp; the
+ * modules and their DWARF: dwmods.c); a dlclose drops both.  A warm call
+ * site costs a hash probe and a compare per variable.  Under the report
+ * lock; allocates. */
 #include "config.h"
 
 #include "frames/dwvars.h"
 
-#include <fcntl.h>
-#include <link.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/fmt.h"
 #include "frames/dwlib.h"
+#include "frames/dwmods.h"
 #include "frames/dwtype.h"
 #include "frames/keepout.h"
-#include "frames/symbolize.h"
 
 /* The DWARF number of the stack pointer: arch-specific, here only. */
 #if defined(__x86_64__)
@@ -33,123 +29,6 @@
 #endif
 
 static const struct rwc_dwlib *L;
-
-/* ---- modules: by load bias and name (the loader's list, walked with
- * dl_iterate_phdr: its short list lock, never dladdr's loader lock, which
- * a thread inside dlopen() holds while its constructors read); dw NULL:
- * no DWARF.  A dlclose (the loader's count of removals) drops every
- * module and call site: another module may sit at the same addresses. */
-struct dv_mod {
-	uintptr_t bias;
-	const char *name;
-	Elf *elf;
-	Dwarf *dw;
-};
-
-#define NMOD 128
-static struct dv_mod mods[NMOD];
-static int nmods;
-static unsigned long long subs_seen;
-
-struct dv_find {
-	uintptr_t a;        /* in: the address */
-	uintptr_t bias;     /* out: the module holding it */
-	const char *name;
-	const ElfW(Phdr) *phdr;
-	int phnum;
-	int found;
-	unsigned long long subs;
-};
-
-static int find_phdr(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct dv_find *f = arg;
-
-	if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs)
-		f->subs = info->dlpi_subs;
-	if (!f->a)
-		return 1; /* the count only */
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-
-		if (ph->p_type == PT_LOAD && f->a >= lo && f->a - lo < ph->p_memsz) {
-			f->bias = info->dlpi_addr;
-			f->name = info->dlpi_name;
-			f->phdr = info->dlpi_phdr;
-			f->phnum = info->dlpi_phnum;
-			f->found = 1;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static void drop_all(void);
-
-/* The loader's removal count; a change since the caches were filled
- * drops them. */
-static void check_unloads(void)
-{
-	struct dv_find f = {0, 0, NULL, NULL, 0, 0, 0};
-
-	dl_iterate_phdr(find_phdr, &f);
-	if (f.subs != subs_seen)
-		drop_all();
-	subs_seen = f.subs;
-}
-
-/* Maps the module file and reads its DWARF: NULL for none.  Loads libdw
- * only for a file that has DWARF. */
-static Dwarf *open_dwarf(const char *path, const struct dv_find *mf, uintptr_t pc, Elf **elfp)
-{
-	Elf *elf;
-	Dwarf *dw = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	*elfp = NULL;
-	if (fd < 0)
-		return NULL;
-	if (!rwc_dw_has_debug_info(fd, mf->phdr, mf->phnum) || !rwc_room_for_libdw(&pc, 1) || !(L || (L = rwc_dwlib()))) {
-		close(fd);
-		return NULL;
-	}
-	L->elf_version(EV_CURRENT);
-	rwc_keepout_begin(); /* the file's mapping: not into a hole */
-	elf = L->elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf) {
-		dw = L->dwarf_begin_elf(elf, DWARF_C_READ, NULL);
-		L->elf_cntl(elf, ELF_C_FDDONE); /* mapped: the descriptor is done with */
-		if (!dw)
-			L->elf_end(elf);
-	}
-	*elfp = dw ? elf : NULL;
-	rwc_keepout_end();
-	close(fd);
-	return dw;
-}
-
-/* The module holding PC, its DWARF read at the first look; NULL when the
- * table is full or PC is in no module. */
-static struct dv_mod *module_of(uintptr_t pc)
-{
-	struct dv_find f = {pc - 1, 0, NULL, NULL, 0, 0, 0};
-	struct dv_mod *m;
-
-	dl_iterate_phdr(find_phdr, &f);
-	if (!f.found)
-		return NULL;
-	for (int i = 0; i < nmods; i++)
-		if (mods[i].bias == f.bias && mods[i].name == f.name)
-			return &mods[i];
-	if (nmods == NMOD)
-		return NULL;
-	m = &mods[nmods++];
-	m->bias = f.bias;
-	m->name = f.name;
-	m->dw = open_dwarf(f.name && f.name[0] ? f.name : "/proc/self/exe", &f, pc, &m->elf);
-	return m;
-}
 
 /* ---- locations: BASE + off, BASE the frame's CFA or its sp */
 enum { AT_NONE, AT_CFA, AT_SP };
@@ -330,7 +209,7 @@ static void collect(struct dv_site *s, Dwarf *dw, Dwarf_Addr addr)
 static struct dv_site *site_of(uintptr_t pc)
 {
 	struct dv_site **b = &buckets[(pc ^ (pc >> 9)) % NBUCKET], *s;
-	struct dv_mod *m;
+	struct rwc_dwmod *m;
 
 	for (s = *b; s; s = s->next)
 		if (s->pc == pc)
@@ -342,8 +221,8 @@ static struct dv_site *site_of(uintptr_t pc)
 	rwc_keepout_begin();
 	if ((s = calloc(1, sizeof *s))) {
 		s->pc = pc;
-		m = module_of(pc);
-		if (m && m->dw && pc - 1 >= m->bias)
+		m = rwc_dwmod_of(pc);
+		if (m && m->dw && pc - 1 >= m->bias && (L || (L = rwc_dwlib())))
 			collect(s, m->dw, (Dwarf_Addr)(pc - 1 - m->bias)); /* inside the call */
 		s->next = *b;
 		*b = s;
@@ -365,12 +244,8 @@ static void drop_all(void)
 			free(s->vars);
 			free(s);
 		}
-	for (int i = 0; i < nmods; i++)
-		if (mods[i].dw) {
-			L->dwarf_end(mods[i].dw);
-			L->elf_end(mods[i].elf);
-		}
-	nsites = nmods = 0;
+	rwc_dwmods_drop();
+	nsites = 0;
 }
 
 static uintptr_t var_lo(const struct dv_var *v, const struct rwc_dw_frame *f)
@@ -386,7 +261,8 @@ int rwc_dwvars_find(const struct rwc_dw_frame *f, uintptr_t a, size_t n, struct 
 	uintptr_t lo = 0, hi = 0, end = n > UINTPTR_MAX - a ? UINTPTR_MAX : a + n, ilo = 0;
 	struct dv_site *s;
 
-	check_unloads();
+	if (rwc_dwmods_unloaded())
+		drop_all();
 	s = site_of(f->pc);
 
 	for (int i = 0; s && i < s->nvars; i++) {

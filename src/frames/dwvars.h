@@ -2,9 +2,10 @@
  * its frame's module (libdw, dwlib.h).  A module's DWARF is read once, on
  * the first buffer found in one of its frames, and only where the module
  * file has it; the variables in scope at a pc are worked out once and
- * cached (the library's own heap).  Under the unwind lock only
- * (rwc_unwind_lock: not in a signal handler); allocates; opens the
- * module's file and closes it before returning (its mapping stays). */
+ * cached (the library's own heap; the modules: dwmods.h).  Under the
+ * report lock only (rwc_load_lock, context.h: not in a signal handler);
+ * allocates; opens the module's file and closes it before returning (its
+ * mapping stays). */
 #ifndef RWC_DWVARS_H
 #define RWC_DWVARS_H
 

@@ -1,7 +1,8 @@
 /* symbolize.h: function names (symbol table, static functions too) and
  * file:line (DWARF) for report frames, with a lazily dlopen()ed libdw.
- * Report path only, one call at a time (report.c's lock: libelf is not
- * thread-safe): allocates, opens files (closed before it returns). */
+ * Report path only, one call at a time (the report lock, context.h:
+ * libelf is not thread-safe): allocates, opens files (closed before it
+ * returns). */
 #ifndef RWC_SYMBOLIZE_H
 #define RWC_SYMBOLIZE_H
 

@@ -60,38 +60,45 @@ static void offset_name(struct rwc_fmt *o, const struct rwc_finding *f)
 	}
 }
 
+/* The message of a problem with the bytes of a buffer: which bytes, and
+ * what is wrong with them (their mapping, or the object they run past). */
+static void memory_message(struct rwc_fmt *o, const struct rwc_call *c, const struct rwc_finding *f)
+{
+	uint64_t a = f->v.bad_lo - f->v.lo, b = f->v.bad_hi - f->v.lo - 1;
+	int one = (a == b);
+
+	rwc_fmt_str(o, one ? "byte " : "bytes ");
+	rwc_fmt_u64(o, a);
+	if (!one) {
+		rwc_fmt_str(o, "..");
+		rwc_fmt_u64(o, b);
+	}
+	rwc_fmt_str(o, " of ");
+	rwc_fmt_what(o, f);
+	if (c->nargs && f->buf != c->buf) { /* an argument of the list: its capacity */
+		rwc_fmt_str(o, " (");
+		rwc_fmt_u64(o, f->count);
+		rwc_fmt_str(o, " bytes)");
+	}
+	if (rwc_is_bounds_problem(f) && f->bounds.kind == RWC_HOLDER_VARIABLE && f->bounds.name) {
+		rwc_fmt_str(o, one ? " runs past " : " run past ");
+		rwc_fmt_variable(o, &f->bounds);
+		return;
+	}
+	rwc_fmt_str(o, one ? " is " : " are ");
+	if (rwc_is_bounds_problem(f)) {
+		rwc_fmt_str(o, bounds_words(f));
+		return;
+	}
+	rwc_fmt_str(o, f->v.problem == RWC_BUF_UNMAPPED ? "not mapped"
+		       : f->v.problem == RWC_BUF_NOT_WRITABLE ? "not writable"
+		       : "not readable");
+}
+
 void rwc_format_message(struct rwc_fmt *o, const struct rwc_call *c, const struct rwc_finding *f)
 {
 	if (rwc_is_memory_problem(f) || rwc_is_bounds_problem(f)) {
-		uint64_t a = f->v.bad_lo - f->v.lo, b = f->v.bad_hi - f->v.lo - 1;
-		int one = (a == b);
-
-		rwc_fmt_str(o, one ? "byte " : "bytes ");
-		rwc_fmt_u64(o, a);
-		if (!one) {
-			rwc_fmt_str(o, "..");
-			rwc_fmt_u64(o, b);
-		}
-		rwc_fmt_str(o, " of ");
-		rwc_fmt_what(o, f);
-		if (c->nargs && f->buf != c->buf) { /* an argument of the list: its capacity */
-			rwc_fmt_str(o, " (");
-			rwc_fmt_u64(o, f->count);
-			rwc_fmt_str(o, " bytes)");
-		}
-		if (rwc_is_bounds_problem(f) && f->bounds.kind == RWC_HOLDER_VARIABLE && f->bounds.name) {
-			rwc_fmt_str(o, one ? " runs past " : " run past ");
-			rwc_fmt_variable(o, &f->bounds);
-			return;
-		}
-		rwc_fmt_str(o, one ? " is " : " are ");
-		if (rwc_is_bounds_problem(f)) {
-			rwc_fmt_str(o, bounds_words(f));
-			return;
-		}
-		rwc_fmt_str(o, f->v.problem == RWC_BUF_UNMAPPED ? "not mapped"
-			       : f->v.problem == RWC_BUF_NOT_WRITABLE ? "not writable"
-								      : "not readable");
+		memory_message(o, c, f);
 		return;
 	}
 	switch (f->problem) {

@@ -254,6 +254,26 @@ static void json_identity(struct rwc_fmt *o, int *first, long pid)
 	rwc_fmt_char(o, ']');
 }
 
+/* The "bad" bytes of a memory or bounds problem and the "region" they
+ * are in (a mapping, or the object they run past). */
+static void json_bad(struct rwc_fmt *o, int *first, const struct rwc_finding *f)
+{
+	int bf = 1;
+
+	rwc_fmt_json_key(o, first, "bad");
+	rwc_fmt_char(o, '{');
+	json_uint(o, &bf, "first", f->v.bad_lo - f->v.lo);
+	json_uint(o, &bf, "last", f->v.bad_hi - f->v.lo - 1);
+	json_hex(o, &bf, "start", f->v.bad_lo);
+	json_hex(o, &bf, "end", f->v.bad_hi);
+	rwc_fmt_char(o, '}');
+	rwc_fmt_json_key(o, first, "region");
+	if (rwc_is_memory_problem(f))
+		json_region(o, &f->v);
+	else
+		json_bounds(o, f);
+}
+
 void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr,
 		     const char *text, const char *supp)
@@ -295,22 +315,8 @@ void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 	else if (c->shape != RWC_SHAPE_BUF)
 		json_str(o, &first, "what", f->what);
 	json_str(o, &first, "message", msg);
-	if (rwc_is_memory_problem(f) || rwc_is_bounds_problem(f)) {
-		int bf = 1;
-
-		rwc_fmt_json_key(o, &first, "bad");
-		rwc_fmt_char(o, '{');
-		json_uint(o, &bf, "first", f->v.bad_lo - f->v.lo);
-		json_uint(o, &bf, "last", f->v.bad_hi - f->v.lo - 1);
-		json_hex(o, &bf, "start", f->v.bad_lo);
-		json_hex(o, &bf, "end", f->v.bad_hi);
-		rwc_fmt_char(o, '}');
-		rwc_fmt_json_key(o, &first, "region");
-		if (rwc_is_memory_problem(f))
-			json_region(o, &f->v);
-		else
-			json_bounds(o, f);
-	}
+	if (rwc_is_memory_problem(f) || rwc_is_bounds_problem(f))
+		json_bad(o, &first, f);
 	json_str(o, &first, "action", actions[rwc_knobs.action]);
 	json_hex(o, &first, "caller", (uintptr_t)c->caller);
 	rwc_fmt_json_key(o, &first, "frames");

@@ -146,8 +146,57 @@ void rwc_format_compiler(struct rwc_fmt *o, long pid, const struct rwc_call *c, 
 	rwc_fmt_str(o, " aborts the program\n");
 }
 
-/* The block, frame or global that holds the buffer, and (heap) where it
- * was allocated. */
+/* The stack frame the buffer runs past (its saved registers, or its end). */
+static void frame_text(struct rwc_fmt *o, const struct rwc_finding *f, const struct rwc_frame *fr, int nfr)
+{
+	const struct rwc_bounds *b = &f->bounds;
+
+	rwc_fmt_str(o, b->limit < b->hi ? " reaches the saved registers of frame #"
+				      : " runs past the end of frame #");
+	rwc_fmt_i64(o, b->index);
+	if (b->index < nfr) {
+		rwc_fmt_char(o, ' ');
+		frame_where(o, &fr[b->index]);
+	}
+	rwc_fmt_str(o, ": the frame is ");
+	span(o, b->lo, b->hi);
+	rwc_fmt_str(o, " (");
+	rwc_fmt_u64(o, b->hi - b->lo);
+	rwc_fmt_str(o, " bytes), ");
+	rwc_fmt_what(o, f);
+	rwc_fmt_str(o, " at +");
+	rwc_fmt_u64(o, f->v.lo - b->lo);
+	if (b->limit < b->hi) {
+		rwc_fmt_str(o, ", registers saved from +");
+		rwc_fmt_u64(o, b->limit - b->lo);
+	}
+	rwc_fmt_char(o, '\n');
+}
+
+/* The named stack variable the buffer runs past. */
+static void variable_text(struct rwc_fmt *o, const struct rwc_finding *f)
+{
+	const struct rwc_bounds *b = &f->bounds;
+
+	rwc_fmt_str(o, " is ");
+	rwc_fmt_u64(o, f->v.bad_lo - b->hi);
+	rwc_fmt_str(o, " bytes past the end of the variable `");
+	rwc_fmt_str(o, b->name ? b->name : "?");
+	rwc_fmt_str(o, "` (");
+	rwc_fmt_u64(o, b->hi - b->lo);
+	rwc_fmt_str(o, " bytes, ");
+	span(o, b->lo, b->hi);
+	if (b->decl_file) {
+		rwc_fmt_str(o, ", declared at ");
+		rwc_fmt_str(o, b->decl_file);
+		rwc_fmt_char(o, ':');
+		rwc_fmt_i64(o, b->decl_line);
+	}
+	rwc_fmt_str(o, ")\n");
+}
+
+/* The block, frame, variable or global that holds the buffer (where a
+ * heap block was allocated: format.c). */
 void rwc_format_object(struct rwc_fmt *o, long pid, const struct rwc_finding *f,
 			const struct rwc_frame *fr, int nfr)
 {
@@ -163,26 +212,7 @@ void rwc_format_object(struct rwc_fmt *o, long pid, const struct rwc_finding *f,
 	rwc_fmt_char(o, '+');
 	rwc_fmt_u64(o, f->v.bad_lo - f->v.lo);
 	if (b->kind == RWC_HOLDER_FRAME) {
-		rwc_fmt_str(o, b->limit < b->hi ? " reaches the saved registers of frame #"
-					       : " runs past the end of frame #");
-		rwc_fmt_i64(o, b->index);
-		if (b->index < nfr) {
-			rwc_fmt_char(o, ' ');
-			frame_where(o, &fr[b->index]);
-		}
-		rwc_fmt_str(o, ": the frame is ");
-		span(o, b->lo, b->hi);
-		rwc_fmt_str(o, " (");
-		rwc_fmt_u64(o, b->hi - b->lo);
-		rwc_fmt_str(o, " bytes), ");
-		rwc_fmt_what(o, f);
-		rwc_fmt_str(o, " at +");
-		rwc_fmt_u64(o, f->v.lo - b->lo);
-		if (b->limit < b->hi) {
-			rwc_fmt_str(o, ", registers saved from +");
-			rwc_fmt_u64(o, b->limit - b->lo);
-		}
-		rwc_fmt_char(o, '\n');
+		frame_text(o, f, fr, nfr);
 		return;
 	}
 	if (!b->name && (b->kind == RWC_HOLDER_VARIABLE || b->kind == RWC_HOLDER_GLOBAL)) {
@@ -190,21 +220,7 @@ void rwc_format_object(struct rwc_fmt *o, long pid, const struct rwc_finding *f,
 		return;
 	}
 	if (b->kind == RWC_HOLDER_VARIABLE) {
-		rwc_fmt_str(o, " is ");
-		rwc_fmt_u64(o, f->v.bad_lo - b->hi);
-		rwc_fmt_str(o, " bytes past the end of the variable `");
-		rwc_fmt_str(o, b->name ? b->name : "?");
-		rwc_fmt_str(o, "` (");
-		rwc_fmt_u64(o, b->hi - b->lo);
-		rwc_fmt_str(o, " bytes, ");
-		span(o, b->lo, b->hi);
-		if (b->decl_file) {
-			rwc_fmt_str(o, ", declared at ");
-			rwc_fmt_str(o, b->decl_file);
-			rwc_fmt_char(o, ':');
-			rwc_fmt_i64(o, b->decl_line);
-		}
-		rwc_fmt_str(o, ")\n");
+		variable_text(o, f);
 		return;
 	}
 	rwc_fmt_str(o, " is ");

@@ -1,6 +1,7 @@
-/* report.c: emitting reports (see report.h): the scratch memory, the gap placeholder, unwinding, symbolizing, suppressions, one
- * write().  Safe mode (signal handlers, vfork children, nested reports,
- * children forked mid-report) loads nothing and allocates nothing. */
+/* report.c: emitting reports (see report.h): the scratch memory, the gap
+ * placeholder, unwinding, symbolizing, suppressions, one write().  Safe
+ * mode (signal handlers, vfork children, nested reports, children forked
+ * mid-report) loads nothing and allocates nothing. */
 #include "config.h"
 
 #include "report/report.h"

@@ -1,0 +1,359 @@
+/* victim_maps.c: the victim's cases where the memory map changes under
+ * the library (see victim.c, which runs them): munmap, mprotect, free and
+ * dlclose after a good call, memory mapped behind its back, odd file
+ * names and tens of thousands of mappings in the map, and the library's
+ * first contact (the first_* cases run before setup()). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <spawn.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "victim.h"
+#include "victim_parts.h"
+
+/* ---- the map changing under the library -------------------------- */
+static void twice(char *b, size_t n, void (*change)(char *))
+{
+	ret = read(file_fd, b, n); /* good: warms the map view */
+	lseek(file_fd, 0, SEEK_SET);
+	if (bad)
+		change(b);
+}
+static void ch_munmap(char *b) { munmap(b, 4096); }
+static void ch_raw_munmap(char *b) { syscall(SYS_munmap, b, 4096); }
+static void ch_mprotect(char *b) { mprotect(b, 4096, PROT_READ); }
+static void ch_raw_mprotect(char *b) { syscall(SYS_mprotect, b, 4096, PROT_READ); }
+static void ch_free(char *b) { free(b); }
+static char *page(void) { return mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0); }
+static void c_stale_munmap(void) { char *b = page(); twice(b, 10, ch_munmap); SITE(); ret = read(file_fd, b, 10); }
+static void c_stale_raw_munmap(void) { char *b = page(); twice(b, 10, ch_raw_munmap); SITE(); ret = read(file_fd, b, 10); }
+static void c_stale_mprotect(void) { char *b = page(); twice(b, 10, ch_mprotect); SITE(); ret = read(file_fd, b, 10); }
+static void c_stale_raw_mprotect(void) { char *b = page(); twice(b, 10, ch_raw_mprotect); SITE(); ret = read(file_fd, b, 10); }
+static void c_stale_free(void) { char *b = malloc(1 << 20); twice(b, 10, ch_free); SITE(); ret = read(file_fd, b, 10); }
+static void c_stale_dlclose(void)
+{
+	const char *path = getenv("RWC_PLUGIN");
+	void *h = dlopen(path, RTLD_NOW);
+	char *b;
+	if (!h)
+		die("dlopen");
+	b = dlsym(h, "plug_buffer");
+	ret = read(file_fd, b, 10);
+	lseek(file_fd, 0, SEEK_SET);
+	if (bad)
+		dlclose(h);
+	SITE(); ret = read(file_fd, b, 10);
+}
+
+/* Memory the library was not told about: never a false report. */
+static void c_new_raw_mmap(void)
+{
+	char *b;
+	ret = read(file_fd, small, 10);
+	lseek(file_fd, 0, SEEK_SET);
+	b = (char *)syscall(SYS_mmap, NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	SITE(); ret = read(file_fd, b, 10);
+}
+#ifdef __x86_64__
+/* Arch-specific: a system call the library cannot see at all. */
+static long asm_syscall6(long nr, long a, long b, long c, long d, long e, long f)
+{
+	long r;
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+	__asm__ volatile("syscall" : "=a"(r) : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return r;
+}
+#endif
+static void c_new_asm_mmap(void)
+{
+	char *b;
+	ret = read(file_fd, small, 10);
+	lseek(file_fd, 0, SEEK_SET);
+#ifdef __x86_64__
+	b = (char *)asm_syscall6(SYS_mmap, 0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+#else
+	b = (char *)syscall(SYS_mmap, NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+#endif
+	SITE(); ret = read(file_fd, b, 10);
+}
+static void c_new_asm_mprotect(void)
+{
+	char *b = page();
+	mprotect(b, 4096, PROT_READ);
+	ret = read(file_fd, small, 10);
+	lseek(file_fd, 0, SEEK_SET);
+#ifdef __x86_64__
+	asm_syscall6(SYS_mprotect, (long)b, 4096, PROT_READ | PROT_WRITE, 0, 0, 0);
+#else
+	syscall(SYS_mprotect, b, 4096, PROT_READ | PROT_WRITE);
+#endif
+	SITE(); ret = read(file_fd, b, 10);
+}
+static void c_new_malloc_large(void)
+{
+	char *b;
+	ret = read(file_fd, small, 10);
+	lseek(file_fd, 0, SEEK_SET);
+	b = malloc(4 << 20);
+	SITE(); ret = read(file_fd, b + (4 << 20) - 10, 10);
+}
+static void c_new_brk(void)
+{
+	char *b = NULL;
+	ret = read(file_fd, small, 10);
+	lseek(file_fd, 0, SEEK_SET);
+	for (int i = 0; i < 2000; i++)
+		b = malloc(1000); /* grows the heap with brk, inside malloc */
+	SITE(); ret = read(file_fd, b, 10);
+}
+static void c_new_mremap(void)
+{
+	char *b = page();
+	ret = read(file_fd, b, 10);
+	lseek(file_fd, 0, SEEK_SET);
+	b = mremap(b, 4096, 8 * 4096, MREMAP_MAYMOVE);
+	SITE(); ret = read(file_fd, b + 7 * 4096, 10);
+}
+static void c_new_dlopen(void)
+{
+	void *h;
+	char *b;
+	ret = read(file_fd, small, 10);
+	lseek(file_fd, 0, SEEK_SET);
+	h = dlopen(getenv("RWC_PLUGIN"), RTLD_NOW);
+	if (!h)
+		die("dlopen");
+	b = dlsym(h, "plug_buffer");
+	SITE(); ret = read(file_fd, b, 10);
+}
+static void *thread_reader(void *arg)
+{
+	char b[64];
+	(void)arg;
+	SITE(); ret = read(file_fd, b, sizeof b);
+	return NULL;
+}
+static void c_new_thread_stack(void)
+{
+	pthread_t t;
+	ret = read(file_fd, small, 10);
+	lseek(file_fd, 0, SEEK_SET);
+	pthread_create(&t, NULL, thread_reader, NULL);
+	pthread_join(t, NULL);
+}
+
+/* ---- odd paths in the map: spaces, a newline, a deleted file ------- */
+static char *map_file(const char *dir, const char *name, int unlink_it)
+{
+	char path[512];
+	int fd;
+	char *p;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || ftruncate(fd, 4096) != 0)
+		die("odd file");
+	p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (unlink_it)
+		unlink(path);
+	return p;
+}
+static void c_oddpaths(void)
+{
+	char dir[] = "/tmp/rwcheck-odd-XXXXXX";
+	char *a, *b, *c;
+
+	if (!mkdtemp(dir))
+		die("mkdtemp");
+	a = map_file(dir, "with space", 0);
+	b = map_file(dir, "new\nline", 0);
+	c = map_file(dir, "gone", 1);
+	if (bad) { /* read-only file mappings: reads into them are bad */
+		SITE(); ret = read(file_fd, a, 10); lseek(file_fd, 0, SEEK_SET);
+		SITE(); ret = read(file_fd, b, 10); lseek(file_fd, 0, SEEK_SET);
+		SITE(); ret = read(file_fd, c, 10);
+	} else {   /* writes from them are fine */
+		ret = write(null_fd, a, 4096) + write(null_fd, b, 4096) + write(null_fd, c, 4096);
+	}
+	{
+		char path[512];
+		snprintf(path, sizeof path, "%s/with space", dir);
+		unlink(path);
+		snprintf(path, sizeof path, "%s/new\nline", dir);
+		unlink(path);
+		rmdir(dir);
+	}
+}
+
+/* ---- tens of thousands of mappings ---------------------------------- */
+static void c_manymaps(void)
+{
+	enum { MAPS = 30000 };
+	char *area = mmap(NULL, (size_t)MAPS * 2 * 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (area == MAP_FAILED)
+		die("area");
+	munmap(area, (size_t)MAPS * 2 * 4096);
+	for (int i = 0; i < MAPS; i++)
+		if (mmap(area + (size_t)i * 2 * 4096, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) == MAP_FAILED)
+			die("mmap");
+	/* good: the last mapping; bad: from the last-but-one into the gap after it */
+	ret = read(file_fd, area + (size_t)(MAPS - 1) * 2 * 4096, 10);
+	lseek(file_fd, 0, SEEK_SET);
+	if (bad) {
+		SITE(); ret = read(file_fd, area + (size_t)(MAPS - 2) * 2 * 4096 + 4096 - 100, 4096);
+	}
+}
+
+/* ---- the library's first contact (these cases run before setup()) ---
+ * The library maps its own memory at its first need.  When that is a
+ * hole the program makes, the memory must not then land in the hole (a
+ * read into the hole would go unreported, into the library's memory);
+ * when it is a vfork or fork child, the parent's and the child's reports
+ * must each be made as before. */
+#define HOLE (64 << 20)
+static int first_fd(void)
+{
+	int fd = open("/dev/zero", O_RDONLY);
+	if (fd < 0)
+		die("/dev/zero");
+	return fd;
+}
+/* A mapping the library did not see made (syscall() mmap: not a first need). */
+static char *unseen_mapping(void)
+{
+	char *p = (char *)syscall(SYS_mmap, NULL, HOLE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	return p;
+}
+static void c_first_munmap(void)
+{
+	int fd = first_fd();
+	char *p = unseen_mapping();
+	munmap(p, HOLE);
+	SITE(); ret = read(fd, bad ? p + HOLE - 4096 : small, 10);
+}
+static void c_first_raw_munmap(void)
+{
+	int fd = first_fd();
+	char *p = unseen_mapping();
+	syscall(SYS_munmap, p, HOLE);
+	SITE(); ret = read(fd, bad ? p + HOLE - 4096 : small, 10);
+}
+static void c_first_free(void)
+{
+	int fd = first_fd();
+	char *p = malloc(HOLE); /* glibc maps it itself */
+	void (*volatile release)(void *) = free; /* (the use after free is the point) */
+	if (!p)
+		die("malloc");
+	release(p);
+	SITE(); ret = read(fd, bad ? p + HOLE - 8192 : small, 10);
+}
+static void c_first_vfork(void)
+{
+	int fd = first_fd();
+	char *b = bad ? (char *)"in .rodata: not writable" : small;
+	pid_t pid = vfork();
+	if (pid == 0) {
+		if (read(fd, b, 10) < 0) /* reported in safe mode, under the child's pid */
+			_exit(1);
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	printf("vfork child %d\n", (int)pid);
+	SITE(); ret = read(fd, b, 10); /* reported as usual */
+}
+static void c_first_fork(void)
+{
+	int fd = first_fd(), st = 0;
+	char *b = bad ? (char *)"in .rodata: not writable" : small;
+	pid_t pid = fork();
+	if (pid == 0) {
+		SITE(); ret = read(fd, b, 10); /* reported as usual, under the child's pid */
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	printf("fork child %d %d\n", (int)pid, st);
+	ret = 0;
+}
+/* Four threads whose first calls race for the first need: a thread that
+ * finds another mapping the memory goes on without it. */
+static pthread_barrier_t first_go;
+static void *first_worker(void *arg)
+{
+	int fd = (int)(intptr_t)arg;
+	long sum = 0;
+	char b[64];
+	pthread_barrier_wait(&first_go);
+	for (int i = 0; i < 2000; i++) {
+		if (read(fd, b, sizeof b) != (ssize_t)sizeof b)
+			return (void *)-1L;
+		sum += b[i % 64];
+	}
+	if (bad && read(fd, (char *)"in .rodata: not writable", 10) >= 0)
+		return (void *)-1L;
+	return (void *)sum;
+}
+static void c_first_threads(void)
+{
+	pthread_t t[4];
+	long total = 0;
+	int fd = first_fd();
+	pthread_barrier_init(&first_go, NULL, 4);
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, first_worker, (void *)(intptr_t)fd);
+	for (int i = 0; i < 4; i++) {
+		void *r;
+		pthread_join(t[i], &r);
+		total += (long)r;
+	}
+	ret = total; /* 0: every read returned zeroes, the bad ones failed */
+}
+/* The same through a raw clone(): no fork handler runs in the child. */
+static void c_first_rawfork(void)
+{
+	int fd = first_fd(), st = 0;
+	char *b = bad ? (char *)"in .rodata: not writable" : small;
+	pid_t pid = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+	if (pid == 0) {
+		SITE(); ret = read(fd, b, 10);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	printf("fork child %d %d\n", (int)pid, st);
+	ret = 0;
+}
+
+const struct victim_case victim_map_cases[] = {
+	VCASE(stale_munmap), VCASE(stale_raw_munmap), VCASE(stale_mprotect), VCASE(stale_raw_mprotect),
+	VCASE(stale_free), VCASE(stale_dlclose), VCASE(new_raw_mmap), VCASE(new_asm_mmap),
+	VCASE(new_asm_mprotect), VCASE(new_malloc_large), VCASE(new_brk), VCASE(new_mremap),
+	VCASE(new_dlopen), VCASE(new_thread_stack), VCASE(oddpaths), VCASE(manymaps), VCASE(first_munmap),
+	VCASE(first_raw_munmap), VCASE(first_free), VCASE(first_vfork), VCASE(first_fork),
+	VCASE(first_rawfork), VCASE(first_threads),
+};
+const size_t victim_map_ncases = sizeof victim_map_cases / sizeof victim_map_cases[0];
