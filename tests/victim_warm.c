@@ -81,6 +81,28 @@ static __attribute__((noinline)) ssize_t c_shrink(int bad)
 	return rd(q, bad ? 4000 : 100);
 }
 
+/* a large block (its requested size escaped in the heap map) resized in
+ * place to a size of the same pages */
+static __attribute__((noinline)) ssize_t c_bigshrink(int bad)
+{
+	char *p = malloc(200000), *q;
+
+	settle();
+	warm(p + 100000, 100);
+	q = realloc(p, 199000);
+	printf("same %d\n", p == q);
+	return bad ? rd(q + 198990, 20) : rd(q + 198980, 20);
+}
+
+/* a large block's end, read up to it and then past it */
+static __attribute__((noinline)) ssize_t c_bigend(int bad)
+{
+	char *p = malloc(200000);
+
+	warm(p + 199990, 10);
+	return bad ? rd(p + 199995, 10) : rd(p + 199990, 10);
+}
+
 static __attribute__((noinline)) ssize_t c_interior(int bad)
 {
 	char *p = malloc(131072);
@@ -169,7 +191,7 @@ static const struct {
 } cases[] = {
 	{"free", c_free},         {"reuse", c_reuse},   {"shrink", c_shrink}, {"interior", c_interior},
 	{"widen", c_widen},       {"protect", c_protect}, {"global", c_global}, {"thread", c_thread},
-	{"stack", c_stack},
+	{"stack", c_stack},       {"bigshrink", c_bigshrink}, {"bigend", c_bigend},
 };
 
 int main(int argc, char **argv)

@@ -25,6 +25,8 @@ CASES = [
     ("global", None, "global-overflow", 64, 64),
     ("thread", None, "use-after-free", 0, 0),
     ("stack", None, "stack-overflow", 16, 31),
+    ("bigshrink", None, "heap-overflow", 10, 19),
+    ("bigend", None, "heap-overflow", 5, 9),
 ]
 
 for case, env, problem, first, last in CASES:
@@ -35,6 +37,6 @@ for case, env, problem, first, last in CASES:
     ok(g.status == 0 and not g.reports and g.log == "", "%s good: no report" % case, g.describe())
     ok(g.results == base.results and g.results,
        "%s good: same result as without rwcheck (%s)" % (case, g.results), base.describe())
-    if case == "reuse":
-        ok("same 1" in r.stdout, "reuse: the freed block came back at once (same 1)", r.stdout)
+    if case in ("reuse", "bigshrink"):
+        ok("same 1" in r.stdout, "%s: the block came back at the same address (same 1)" % case, r.stdout)
 done()

@@ -32,8 +32,12 @@ static inline __attribute__((always_inline)) int rwc_heap_in(uintptr_t l, unsign
 	    !rwc_fast_range((const void *)(l - RWC_CHUNK_HDR), RWC_CHUNK_HDR, RWC_NEED_READ))
 		return 0;
 	usable = rwc_chunk_usable(rwc_chunk_word(l));
-	if (p - l >= usable || (req = rwc_hm_requested_quick(slack, usable)) == SIZE_MAX ||
-	    p - l >= req || n > req - (p - l))
+	if (p - l >= usable)
+		return 0;
+	req = rwc_hm_requested_quick(slack, usable);
+	if (req == SIZE_MAX && (req = rwc_hm_escaped(l)) > usable) /* escaped: a large block */
+		return 0;
+	if (p - l >= req || n > req - (p - l))
 		return 0;
 	if (seen) {
 		rwc_heap_seen.usable = usable;

@@ -175,6 +175,21 @@ static inline uintptr_t rwc_hm_near(uintptr_t a)
 	return rwc_hm_near_slack(a, &s);
 }
 
+/* The escaped requested size of the block at L (slack byte
+ * RWC_HM_ESCAPE): the 8 slack bytes after its own, when they lie in its
+ * leaf; SIZE_MAX when not. */
+static inline size_t rwc_hm_escaped(uintptr_t l)
+{
+	size_t i = l >> RWC_HM_LEAF_SHIFT, g = (l & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4, req;
+	const struct rwc_hm_leaf *lf;
+
+	if (i >= RWC_HM_LEAVES || g + RWC_HM_ESCAPE_BYTES >= RWC_HM_GRAINS ||
+	    !(lf = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)))
+		return SIZE_MAX;
+	__builtin_memcpy(&req, &lf->slack[g + 1], sizeof req); /* little-endian, as written */
+	return req;
+}
+
 /* The requested bytes of a block of USABLE bytes whose slack byte is S
  * (rwc_hm_requested without the escape: SIZE_MAX for it). */
 static inline size_t rwc_hm_requested_quick(unsigned s, size_t usable)

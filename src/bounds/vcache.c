@@ -43,7 +43,9 @@ static int block_of(uintptr_t a, struct rwc_vc *v, size_t *req)
 	usable = rwc_chunk_usable(rwc_chunk_word(l));
 found:
 	*req = rwc_hm_requested_quick(slack, usable);
-	if (!usable || *req == SIZE_MAX)
+	if (*req == SIZE_MAX)
+		*req = rwc_hm_escaped(l);
+	if (!usable || *req > usable)
 		return 0;
 	leaf = __atomic_load_n(&rwc_hm_top[l >> RWC_HM_LEAF_SHIFT], __ATOMIC_ACQUIRE);
 	g = (l & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;

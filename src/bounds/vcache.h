@@ -25,8 +25,9 @@
  * when LIVEW is set: it is still the block found while bit BIT of the
  * heap map's word *LIVEW says a live block starts there, the map's slack
  * byte *SLACKP is SLACK and its chunk's size word, but for the flag that
- * follows its neighbour (PREV_INUSE), is WORD (leaves of the heap map
- * are never unmapped).  span 0: empty. */
+ * follows its neighbour (PREV_INUSE), is WORD, and (an escaped slack)
+ * its requested size kept in the next slack bytes is SPAN (leaves of the
+ * heap map are never unmapped).  span 0: empty. */
 struct rwc_vc {
 	uintptr_t lo, span;
 	const uint64_t *livew;
@@ -51,7 +52,8 @@ static inline int rwc_vc_block_same(const struct rwc_vc *e)
 {
 	return (__atomic_load_n(e->livew, __ATOMIC_ACQUIRE) & e->bit) &&
 	       __atomic_load_n(e->slackp, __ATOMIC_RELAXED) == e->slack &&
-	       (rwc_chunk_word(e->lo) & ~(size_t)1) == e->word;
+	       (rwc_chunk_word(e->lo) & ~(size_t)1) == e->word &&
+	       (e->slack != RWC_HM_ESCAPE || rwc_hm_escaped(e->lo) == e->span);
 }
 
 /* A buffer at A not in this thread's stack below its outermost frame
