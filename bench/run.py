@@ -68,27 +68,33 @@ CHECK_LINES = [
     ("process start + 1 read into a global", ["spawnglobal", 100], "global", None),
     ("process start + 1 read into a stack buffer", ["spawnone", 100], "stack", None),
     ("process start + 1 read into a stack buffer, no DWARF", ["spawnone", 100], "stack", 1.15, BENCH_NODW),
-    # issue 16: the default sites + quarantine ("sites": on/off is the
-    # target, off = the library without them, SITES_OFF)
+    # issue 16: the default sites ("sites": on/off is the target, off =
+    # the library without them, RWCHECK_HEAP_ORIGINS=0, the quarantine as
+    # by default on both sides); the quarantine's own cost, no target
     ("malloc+free pair, 16 B", ["pair16", 2000000], "sites", 1.10),
     ("malloc+free pair, 256 B", ["pair256", 2000000], "sites", 1.10),
     ("malloc+free pair, 4 KiB", ["pair4k", 2000000], "sites", 1.10),
+    ("malloc+free pair, 16 B", ["pair16", 2000000], "quarantine", None),
+    ("malloc+free pair, 256 B", ["pair256", 2000000], "quarantine", None),
 ]
-# The library without issue 16's sites and quarantine: its "check off".
+# The "check off" side of issue 16's lines.
+OFF = {"sites": {"RWCHECK_HEAP_ORIGINS": "0"}, "quarantine": {"RWCHECK_QUARANTINE": "0"}}
+# The library without either (python3's peak RSS line).
 SITES_OFF = {"RWCHECK_HEAP_ORIGINS": "0", "RWCHECK_QUARANTINE": "0"}
 
 
 def on_off(check):
     """The knobs of a check line's two library runs: on, off."""
-    if check == "sites":
-        return {}, SITES_OFF
+    if check in OFF:
+        return {}, OFF[check]
     return {"RWCHECK_CHECKS": "+" + check}, {"RWCHECK_CHECKS": "-" + check}
 # Whole programs for the same comparison (wall time).
 CHECK_PROGRAMS = [
     ("sort of 1 MB of text (malloc-heavy)", "sort {data} >/dev/null", "heap"),
     ("python3 building 10^5 small objects", "python3 -c 'x=[dict(a=i) for i in range(100000)]'", "heap"),
-    ("sort of 1 MB, sites+quarantine", "sort {data} >/dev/null", "sites", 1.05),
-    ("python3 10^5 objects, sites+quarantine", "python3 -c 'x=[dict(a=i) for i in range(100000)]'", "sites", 1.05),
+    ("sort of 1 MB, sites", "sort {data} >/dev/null", "sites", 1.05),
+    ("python3 10^5 objects, sites", "python3 -c 'x=[dict(a=i) for i in range(100000)]'", "sites", 1.05),
+    ("sort of 1 MB, quarantine", "sort {data} >/dev/null", "quarantine", None),
 ]
 # Peak RSS of python3 (issue 16: <= +10% with the default quarantine).
 PY_RSS = "import json, resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
