@@ -70,11 +70,21 @@ static inline int rwc_hm_nothing_below(uintptr_t a)
 /* 1 when rwc_hm_nothing_below() holds for every address of [LO, LAST]:
  * within one leaf, the lowest start is above LAST (so above every address
  * below it) and LO is past the reach of the leaf below (so every address
- * above it is too). */
+ * above it is too).  One look at the leaf. */
 static inline int rwc_hm_nothing_below_span(uintptr_t lo, uintptr_t last)
 {
-	return (lo >> RWC_HM_LEAF_SHIFT) == (last >> RWC_HM_LEAF_SHIFT) && rwc_hm_nothing_below(lo) &&
-	       rwc_hm_nothing_below(last);
+	size_t i = lo >> RWC_HM_LEAF_SHIFT;
+	const struct rwc_hm_leaf *l;
+
+	if (i != last >> RWC_HM_LEAF_SHIFT)
+		return 0;
+	if (i >= RWC_HM_LEAVES)
+		return 1;
+	l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE);
+	if (l && last >= __atomic_load_n(&l->lowest, __ATOMIC_ACQUIRE))
+		return 0;
+	return (lo & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >= RWC_HM_SEARCH || i == 0 ||
+	       !__atomic_load_n(&rwc_hm_top[i - 1], __ATOMIC_ACQUIRE);
 }
 
 /* Records the block at P (from malloc & co.) as live, allocated at the
