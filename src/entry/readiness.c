@@ -18,27 +18,40 @@
 
 /* A loop calls these with the same buffers over and over, and each call
  * returns at once when nothing is ready: a few loads must answer it.
- * Each thread remembers, per kind of call, the span [lo, hi) of the
- * last good call's buffers: under the map view's generation GEN every
- * byte of it is mapped for NEED (the map view's verdicts hold until the
- * generation moves), and when GLOB the global check's cache holds all
- * of it in one object or one run without objects (that cache's entries
- * are of a generation too), so each buffer inside it is good for both.
- * The heap and stack checks depend on more than the generation (frees,
- * frames): every call asks them again, call-free: a span below the
- * stack pointer with no heap block below it, or one inside a frame the
- * stack check has cached for this call site.  Anything else takes the
- * fast path and the checks (rd_more); a good call there is remembered.
- * SEQ is odd while the entry is written: a signal handler's call that
- * interrupts the write neither trusts nor writes it, and a read that a
- * handler's write interrupted sees SEQ changed. */
+ * Each thread remembers, per kind of call, the last good call: its entry
+ * point and buffers (the same pointers and sizes: the same needs), the
+ * bounds checks in force ON, the map view's generation GEN (every byte
+ * was found mapped as needed; that holds until the generation moves),
+ * and why its bounds were good, MODE:
+ *   RD_NONE   no buffer;
+ *   RD_STACK  every buffer at or above the sp, each in a frame or variable
+ *             the stack check cached for the call (return address PC,
+ *             caller's sp SP) with no chain of frames above it to confirm:
+ *             a verdict that depends on PC and SP alone, so the same call
+ *             from the same place is good;
+ *   RD_BELOW  all of [LO, HI) below the sp (or the stack check off): the
+ *             heap check is asked again each call (blocks come and go,
+ *             call-free: no block can start below any of it), and GLOB
+ *             says the global check's cache held all of it in one object
+ *             or one run without objects (that cache is of a generation).
+ * Anything else takes the fast path and the checks (N_more); a good call
+ * there is remembered.  SEQ is odd while the entry is written: a signal
+ * handler's call that interrupts the write neither trusts nor writes it,
+ * and a read that a handler's write interrupted sees SEQ changed. */
+#define RD_MAXB 4
+enum rd_mode { RD_NONE, RD_STACK, RD_BELOW };
 struct rd_memo {
 	unsigned seq;
-	unsigned need; /* enum rwc_need bits */
+	unsigned key;             /* RD_KEY(entry point, ON) */
+	unsigned mode;            /* enum rd_mode */
 	int glob;
-	uint64_t gen;  /* 0: empty (rwc_gen starts at 1) */
-	uintptr_t lo, hi;
+	uint64_t gen;             /* 0: empty (rwc_gen starts at 1) */
+	uintptr_t sp, pc;         /* RD_STACK */
+	struct rwc_hm_span heap;  /* RD_BELOW: [LO, HI) as the heap map asks */
+	const void *p[RD_MAXB];
+	size_t n[RD_MAXB];
 };
+#define RD_KEY(entry, on) ((unsigned)(entry) << 8 | (on))
 enum { RD_EPOLL, RD_POLL, RD_SELECT, RD_KINDS };
 static __thread struct rd_memo rd_memo[RD_KINDS] __attribute__((tls_model("initial-exec")));
 
@@ -49,99 +62,112 @@ struct rd_buf {
 	unsigned need;
 };
 
-/* The span [lo, hi) of a call's buffers (lo > hi: none), NEED what the
- * kernel does with any of them; BAD: a count too large, or one wraps. */
-struct rd_span {
-	uintptr_t lo, hi;
-	unsigned need;
-	int bad;
-};
-
-static inline __attribute__((always_inline)) struct rd_span rd_span(const struct rd_buf *b, unsigned nb)
+/* The span [lo, hi) of a call's buffers (lo >= hi: none). */
+static inline __attribute__((always_inline)) void rd_span(const struct rd_buf *b, unsigned nb, uintptr_t *lo,
+							  uintptr_t *hi)
 {
-	struct rd_span s = {.lo = UINTPTR_MAX, .hi = 0, .need = 0, .bad = 0};
-
-	if (nb == 1) { /* the common case, without the min and max */
-		uintptr_t a = (uintptr_t)b->p;
-
-		if (a && b->n)
-			s = (struct rd_span){a, a + b->n, b->need, a + b->n < a || b->n > (size_t)SSIZE_MAX};
-		return s;
-	}
-#pragma GCC unroll 4
+	*lo = UINTPTR_MAX, *hi = 0;
 	for (unsigned i = 0; i < nb; i++) {
 		uintptr_t a = (uintptr_t)b[i].p;
 
-		if (!a || !b[i].n)
-			continue;
-		s.bad |= a + b[i].n < a || b[i].n > (size_t)SSIZE_MAX;
-		s.lo = a < s.lo ? a : s.lo;
-		s.hi = a + b[i].n > s.hi ? a + b[i].n : s.hi;
-		s.need |= b[i].need;
+		if (a && b[i].n) {
+			*lo = a < *lo ? a : *lo;
+			*hi = a + b[i].n > *hi ? a + b[i].n : *hi;
+		}
 	}
-	return s;
 }
 
-/* The stack check's part of rd_hit: each buffer at or above SP in a
- * frame or variable the stack check cached for the call at PC. */
-static inline __attribute__((always_inline)) int rd_stack(const struct rd_buf *b, unsigned nb, uintptr_t sp,
-							  uintptr_t pc)
-{
-#pragma GCC unroll 4
-	for (unsigned i = 0; i < nb; i++) {
-		uintptr_t a = (uintptr_t)b[i].p;
-
-		if (a && b[i].n && (a < sp || !rwc_stack_in_frame(a, a + b[i].n, sp, pc)))
-			return 0;
-	}
-	return 1;
-}
-
-/* The buffers B are known good without a call (see struct rd_memo);
- * SP and PC: the caller's stack pointer and return address. */
-static inline __attribute__((always_inline)) int rd_hit(int kind, const struct rd_buf *b, unsigned nb,
-							uintptr_t sp, uintptr_t pc)
+/* The call with buffers B, made at PC with the caller's sp SP, is the
+ * one remembered for KIND and known good without a call (struct rd_memo). */
+static inline __attribute__((always_inline)) int rd_hit(int kind, unsigned entry, const struct rd_buf *b,
+							unsigned nb, uintptr_t sp, uintptr_t pc)
 {
 	const struct rd_memo *m = &rd_memo[kind];
-	struct rd_span s = rd_span(b, nb);
-	unsigned on, seq;
-	int glob;
+	unsigned seq = m->seq, on = rwc_bounds_on();
+	int ok;
 
-	if (s.lo >= s.hi)
-		return s.lo == UINTPTR_MAX && !s.bad; /* no buffer */
-	seq = m->seq;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if ((seq & 1) || s.bad || m->gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE) || s.lo < m->lo ||
-	    s.hi > m->hi || (s.need & ~m->need))
+	if ((seq & 1) || m->gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE) || m->key != RD_KEY(entry, on))
 		return 0;
-	glob = m->glob;
+#pragma GCC unroll 4
+	for (unsigned i = 0; i < nb; i++)
+		if (m->p[i] != b[i].p || m->n[i] != b[i].n)
+			return 0;
+	if (m->mode == RD_BELOW)
+		ok = (!(on & RWC_CHECK_STACK) || m->heap.last < sp) &&
+		     (!(on & RWC_CHECK_HEAP) || rwc_hm_span_clear(&m->heap)) && (m->glob || !(on & RWC_CHECK_GLOBAL));
+	else
+		ok = m->mode == RD_NONE || (m->sp == sp && m->pc == pc);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (m->seq != seq)
-		return 0;
-	on = rwc_bounds_on();
-	if (!(on & RWC_CHECK_STACK) || s.hi - 1 < sp) /* not the stack check's: heap, global */
-		return (!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below_span(s.lo, s.hi - 1)) &&
-		       (glob || !(on & RWC_CHECK_GLOBAL));
-	return rd_stack(b, nb, sp, pc);
+	return ok && m->seq == seq;
 }
 
-/* Remembers the span of B good under generation G when the map view's
- * cache holds all of it for its needs (signal-safe: see struct rd_memo). */
-static void rd_remember(int kind, const struct rd_buf *b, unsigned nb, uint64_t g)
+/* [a, hi) lies in a frame or variable the stack check cached for the call
+ * at PC with sp SP, one that needs no chain of frames confirmed. */
+static int rd_frame0(uintptr_t a, uintptr_t hi, uintptr_t sp, uintptr_t pc)
+{
+	for (int i = 0; i < RWC_NFENT; i++) {
+		const struct rwc_fent *e = &rwc_fcache[i];
+		uintptr_t epc = e->pc;
+		int in;
+
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		in = epc == pc && e->sp == sp && a >= e->lo && hi <= e->limit && e->nchain == 0;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		if (in && e->pc == epc) /* not refilled by a signal handler meanwhile */
+			return 1;
+	}
+	return 0;
+}
+
+/* Why the good call with buffers B (sp SP, return address PC) was good,
+ * as far as the next call can reuse it (struct rd_memo); -1: not so. */
+static int rd_mode(const struct rd_buf *b, unsigned nb, unsigned on, uintptr_t sp, uintptr_t pc, uintptr_t lo,
+		   uintptr_t hi)
+{
+	if (lo >= hi)
+		return RD_NONE;
+	if (!(on & RWC_CHECK_STACK) || hi - 1 < sp)
+		return RD_BELOW;
+	for (unsigned i = 0; i < nb; i++) {
+		uintptr_t a = (uintptr_t)b[i].p;
+
+		if (a && b[i].n && (a < sp || !rd_frame0(a, a + b[i].n, sp, pc)))
+			return -1;
+	}
+	return RD_STACK;
+}
+
+/* Remembers the good call of entry point ENTRY with buffers B, checked
+ * under generation G (signal-safe: see struct rd_memo). */
+static void rd_remember(int kind, unsigned entry, const struct rd_buf *b, unsigned nb, uint64_t g, void *sp,
+			void *pc)
 {
 	struct rd_memo *m = &rd_memo[kind];
-	struct rd_span s = rd_span(b, nb);
-	unsigned seq = m->seq;
+	unsigned seq = m->seq, on = rwc_bounds_on();
+	struct rwc_hm_span heap = {0};
+	uintptr_t lo, hi;
+	int mode;
 
-	if ((seq & 1) || s.lo >= s.hi || s.bad || !rwc_fast_range((const void *)s.lo, s.hi - s.lo, s.need))
+	rd_span(b, nb, &lo, &hi);
+	mode = rd_mode(b, nb, on, (uintptr_t)sp, (uintptr_t)pc, lo, hi);
+	if (mode == RD_BELOW && !rwc_hm_span_prep(lo, hi - 1, &heap) && (on & RWC_CHECK_HEAP))
+		return; /* two leaves: never clear */
+	if ((seq & 1) || mode < 0)
 		return;
 	m->seq = seq + 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	m->gen = g;
-	m->lo = s.lo;
-	m->hi = s.hi;
-	m->need = s.need;
-	m->glob = rwc_glob_fast_span(s.lo, s.hi);
+	m->key = RD_KEY(entry, on);
+	m->mode = (unsigned)mode;
+	m->sp = (uintptr_t)sp;
+	m->pc = (uintptr_t)pc;
+	m->heap = heap;
+	m->glob = mode == RD_BELOW && rwc_glob_fast_span(lo, hi);
+	for (unsigned i = 0; i < RD_MAXB; i++) {
+		m->p[i] = i < nb ? b[i].p : NULL;
+		m->n[i] = i < nb ? b[i].n : 0;
+	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	m->seq = seq + 2;
 }
@@ -157,20 +183,21 @@ static inline __attribute__((always_inline)) int rd_good(const struct rd_buf *b,
 }
 
 /* Entry point N of kind KIND (PARAMS, ARGS: its parameters and their
- * names; BUFS the initializers of its struct rd_buf array) in two halves.
- * The entry jumps to the real function when rd_hit knows the buffers
- * good; else N_more, with the caller's SP and PC: the fast path (a good
- * call is remembered), else the checks of the argument list (the rest:
- * FDV the descriptor, NOFD 1 when there is none), then the real call.
- * Both are tail calls: the entry needs no frame of its own. */
+ * names; BUFS the initializers of its struct rd_buf array) in two parts.
+ * The entry jumps to the real function when rd_hit knows the call good;
+ * else to N_more, with the caller's SP and PC: the fast path (a good call
+ * is remembered), else the checks of the argument list (the rest: FDV the
+ * descriptor, NOFD 1 when there is none), then the real call.  Both are
+ * tail calls: the entry needs no frame of its own. */
 #define RD_ENTRY(n, kind, PARAMS, ARGS, BUFS, fdv, nofd, ...)                                      \
 	static __attribute__((noinline)) int n##_more RD_SPLICE(PARAMS, void *sp, void *pc)        \
 	{                                                                                          \
 		uint64_t g_ = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);                         \
 		const struct rd_buf b_[] = {RD_UNPAREN BUFS};                                      \
 		const unsigned nb_ = sizeof b_ / sizeof b_[0];                                     \
+		_Static_assert(sizeof b_ / sizeof b_[0] <= RD_MAXB, "RD_MAXB");                    \
 		if (RWC_LIKELY(rd_good(b_, nb_, sp, pc))) {                                        \
-			rd_remember(kind, b_, nb_, g_);                                            \
+			rd_remember(kind, RWC_IDX_##n, b_, nb_, g_, sp, pc);                       \
 		} else {                                                                           \
 			const struct rwc_arg a_[] = {__VA_ARGS__};                                 \
 			RWC_ARGS_SLOW_AT_(a_, n, -1, fdv, nofd, sp, pc);                           \
@@ -181,8 +208,8 @@ static inline __attribute__((always_inline)) int rd_good(const struct rd_buf *b,
 	{                                                                                          \
 		const struct rd_buf b_[] = {RD_UNPAREN BUFS};                                      \
 		void *real_;                                                                       \
-		if (RWC_LIKELY(rd_hit(kind, b_, sizeof b_ / sizeof b_[0], (uintptr_t)RWC_CALLER_SP(), \
-				      (uintptr_t)__builtin_return_address(0))) &&                  \
+		if (RWC_LIKELY(rd_hit(kind, RWC_IDX_##n, b_, sizeof b_ / sizeof b_[0],             \
+				      (uintptr_t)RWC_CALLER_SP(), (uintptr_t)__builtin_return_address(0))) && \
 		    RWC_LIKELY(real_ = __atomic_load_n(&rwc_real_ptr[RWC_IDX_##n], __ATOMIC_ACQUIRE))) \
 			return ((__typeof__(&n))real_) ARGS;                                       \
 		return n##_more RD_SPLICE(ARGS, RWC_CALLER_SP(), __builtin_return_address(0));     \
