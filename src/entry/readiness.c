@@ -29,17 +29,21 @@
  *             caller's sp SP) with no chain of frames above it to confirm:
  *             a verdict that depends on PC and SP alone, so the same call
  *             from the same place is good;
- *   RD_BELOW  all of [LO, HI) below the sp (or the stack check off): the
- *             heap check is asked again each call (blocks come and go,
- *             call-free: no block can start below any of it), and GLOB
- *             says the global check's cache held all of it in one object
- *             or one run without objects (that cache is of a generation).
+ *   RD_BELOW  the span of the buffers below the sp (or the stack check
+ *             off): the heap check is asked again each call (blocks come
+ *             and go, call-free: no block can start below any of it), and
+ *             GLOB says the global check's cache held all of it in one
+ *             object or one run without objects (that cache is of a
+ *             generation);
+ *   RD_HEAP   the span below the sp, each buffer in a heap block: the
+ *             heap check's fast look at each again every call (N_heap; a
+ *             heap buffer is not a global: fastbounds.h).
  * Anything else takes the fast path and the checks (N_more); a good call
  * there is remembered.  SEQ is odd while the entry is written: a signal
  * handler's call that interrupts the write neither trusts nor writes it,
  * and a read that a handler's write interrupted sees SEQ changed. */
 #define RD_MAXB 4
-enum rd_mode { RD_NONE, RD_STACK, RD_BELOW };
+enum rd_mode { RD_NONE, RD_STACK, RD_BELOW, RD_HEAP };
 struct rd_memo {
 	unsigned seq;
 	unsigned key;             /* RD_KEY(entry point, ON) */
@@ -47,7 +51,8 @@ struct rd_memo {
 	int glob;
 	uint64_t gen;             /* 0: empty (rwc_gen starts at 1) */
 	uintptr_t sp, pc;         /* RD_STACK */
-	struct rwc_hm_span heap;  /* RD_BELOW: [LO, HI) as the heap map asks */
+	struct rwc_hm_span heap;  /* RD_BELOW: the span as the heap map asks;
+	                           * RD_HEAP: its LAST byte */
 	const void *p[RD_MAXB];
 	size_t n[RD_MAXB];
 };
@@ -77,8 +82,20 @@ static inline __attribute__((always_inline)) void rd_span(const struct rd_buf *b
 	}
 }
 
-/* The call with buffers B, made at PC with the caller's sp SP, is the
- * one remembered for KIND and known good without a call (struct rd_memo). */
+/* The heap check's fast look at each buffer of B. */
+static inline __attribute__((always_inline)) int rd_heap(const struct rd_buf *b, unsigned nb)
+{
+#pragma GCC unroll 4
+	for (unsigned i = 0; i < nb; i++)
+		if (b[i].p && b[i].n && !rwc_heap_quick((uintptr_t)b[i].p, b[i].n))
+			return 0;
+	return 1;
+}
+
+/* Whether the call with buffers B, made at PC with the caller's sp SP,
+ * is the one remembered for KIND and known good without a call (struct
+ * rd_memo): RD_MISS, RD_GOOD, or RD_ASK_HEAP: good if rd_heap says so. */
+enum { RD_MISS, RD_GOOD, RD_ASK_HEAP };
 static inline __attribute__((always_inline)) int rd_hit(int kind, unsigned entry, const struct rd_buf *b,
 							unsigned nb, uintptr_t sp, uintptr_t pc)
 {
@@ -96,10 +113,12 @@ static inline __attribute__((always_inline)) int rd_hit(int kind, unsigned entry
 	if (m->mode == RD_BELOW)
 		ok = (!(on & RWC_CHECK_STACK) || m->heap.last < sp) &&
 		     (!(on & RWC_CHECK_HEAP) || rwc_hm_span_clear(&m->heap)) && (m->glob || !(on & RWC_CHECK_GLOBAL));
+	else if (m->mode == RD_HEAP)
+		ok = (!(on & RWC_CHECK_STACK) || m->heap.last < sp) ? RD_ASK_HEAP : RD_MISS;
 	else
 		ok = m->mode == RD_NONE || (m->sp == sp && m->pc == pc);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	return ok && m->seq == seq;
+	return m->seq == seq ? ok : RD_MISS;
 }
 
 /* [a, hi) lies in a frame or variable the stack check cached for the call
@@ -127,8 +146,11 @@ static int rd_mode(const struct rd_buf *b, unsigned nb, unsigned on, uintptr_t s
 {
 	if (lo >= hi)
 		return RD_NONE;
-	if (!(on & RWC_CHECK_STACK) || hi - 1 < sp)
-		return RD_BELOW;
+	if (!(on & RWC_CHECK_STACK) || hi - 1 < sp) {
+		if (!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below_span(lo, hi - 1))
+			return RD_BELOW;
+		return rd_heap(b, nb) ? RD_HEAP : -1;
+	}
 	for (unsigned i = 0; i < nb; i++) {
 		uintptr_t a = (uintptr_t)b[i].p;
 
@@ -153,6 +175,7 @@ static void rd_remember(int kind, unsigned entry, const struct rd_buf *b, unsign
 	mode = rd_mode(b, nb, on, (uintptr_t)sp, (uintptr_t)pc, lo, hi);
 	if (mode == RD_BELOW && !rwc_hm_span_prep(lo, hi - 1, &heap) && (on & RWC_CHECK_HEAP))
 		return; /* two leaves: never clear */
+	heap.last = hi - 1;
 	if ((seq & 1) || mode < 0)
 		return;
 	m->seq = seq + 1;
@@ -204,14 +227,26 @@ static inline __attribute__((always_inline)) int rd_good(const struct rd_buf *b,
 		}                                                                                  \
 		return REAL(n) ARGS;                                                               \
 	}                                                                                          \
-	RWC_ENTRY __attribute__((flatten)) int n PARAMS                                            \
+	static __attribute__((noinline, flatten)) int n##_heap RD_SPLICE(PARAMS, void *sp, void *pc) \
 	{                                                                                          \
 		const struct rd_buf b_[] = {RD_UNPAREN BUFS};                                      \
 		void *real_;                                                                       \
-		if (RWC_LIKELY(rd_hit(kind, RWC_IDX_##n, b_, sizeof b_ / sizeof b_[0],             \
-				      (uintptr_t)RWC_CALLER_SP(), (uintptr_t)__builtin_return_address(0))) && \
+		if (RWC_LIKELY(rd_heap(b_, sizeof b_ / sizeof b_[0])) &&                           \
 		    RWC_LIKELY(real_ = __atomic_load_n(&rwc_real_ptr[RWC_IDX_##n], __ATOMIC_ACQUIRE))) \
 			return ((__typeof__(&n))real_) ARGS;                                       \
+		return n##_more RD_SPLICE(ARGS, sp, pc);                                           \
+	}                                                                                          \
+	RWC_ENTRY __attribute__((flatten)) int n PARAMS                                            \
+	{                                                                                          \
+		const struct rd_buf b_[] = {RD_UNPAREN BUFS};                                      \
+		int h_ = rd_hit(kind, RWC_IDX_##n, b_, sizeof b_ / sizeof b_[0],                   \
+				(uintptr_t)RWC_CALLER_SP(), (uintptr_t)__builtin_return_address(0));       \
+		void *real_;                                                                       \
+		if (RWC_LIKELY(h_ == RD_GOOD) &&                                                   \
+		    RWC_LIKELY(real_ = __atomic_load_n(&rwc_real_ptr[RWC_IDX_##n], __ATOMIC_ACQUIRE))) \
+			return ((__typeof__(&n))real_) ARGS;                                       \
+		if (h_ == RD_ASK_HEAP)                                                             \
+			return n##_heap RD_SPLICE(ARGS, RWC_CALLER_SP(), __builtin_return_address(0));  \
 		return n##_more RD_SPLICE(ARGS, RWC_CALLER_SP(), __builtin_return_address(0));     \
 	}
 /* (a, b) + x, y -> (a, b, x, y); (a, b) -> a, b */
