@@ -32,9 +32,8 @@
  *   RD_BELOW  the span of the buffers below the sp (or the stack check
  *             off): the heap check is asked again each call (blocks come
  *             and go, call-free: no block can start below any of it), and
- *             GLOB says the global check's cache held all of it in one
- *             object or one run without objects (that cache is of a
- *             generation);
+ *             GLOB says the global check's cache knew each buffer good
+ *             (that cache is of a generation too);
  *   RD_HEAP   the span below the sp, each buffer in a heap block: the
  *             heap check's fast look at each again every call (N_heap; a
  *             heap buffer is not a global: fastbounds.h).
@@ -160,6 +159,17 @@ static int rd_mode(const struct rd_buf *b, unsigned nb, unsigned on, uintptr_t s
 	return RD_STACK;
 }
 
+/* The global check's cache knows each buffer of B good (where only a
+ * buffer's start counts, only its start is looked at: the same buffers
+ * again are good again). */
+static int rd_glob(const struct rd_buf *b, unsigned nb)
+{
+	for (unsigned i = 0; i < nb; i++)
+		if (b[i].p && b[i].n && !rwc_glob_fast((uintptr_t)b[i].p, b[i].n))
+			return 0;
+	return 1;
+}
+
 /* Remembers the good call of entry point ENTRY with buffers B, checked
  * under generation G (signal-safe: see struct rd_memo). */
 static void rd_remember(int kind, unsigned entry, const struct rd_buf *b, unsigned nb, uint64_t g, void *sp,
@@ -186,7 +196,7 @@ static void rd_remember(int kind, unsigned entry, const struct rd_buf *b, unsign
 	m->sp = (uintptr_t)sp;
 	m->pc = (uintptr_t)pc;
 	m->heap = heap;
-	m->glob = mode == RD_BELOW && rwc_glob_fast_span(lo, hi);
+	m->glob = mode == RD_BELOW && rd_glob(b, nb);
 	for (unsigned i = 0; i < RD_MAXB; i++) {
 		m->p[i] = i < nb ? b[i].p : NULL;
 		m->n[i] = i < nb ? b[i].n : 0;
