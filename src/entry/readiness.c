@@ -30,10 +30,10 @@
  *             a verdict that depends on PC and SP alone, so the same call
  *             from the same place is good;
  *   RD_BELOW  the span of the buffers below the sp (or the stack check
- *             off): the heap check is asked again each call (blocks come
- *             and go, call-free: no block can start below any of it), and
- *             GLOB says the global check's cache knew each buffer good
- *             (that cache is of a generation too);
+ *             off), the global check's cache knew each buffer good (that
+ *             cache is of a generation too): the heap check is asked
+ *             again each call (blocks come and go, call-free: no block
+ *             can start below any of it);
  *   RD_HEAP   the span below the sp, each buffer in a heap block: the
  *             heap check's fast look at each again every call (N_heap; a
  *             heap buffer is not a global: fastbounds.h).
@@ -47,9 +47,10 @@ struct rd_memo {
 	unsigned seq;
 	unsigned key;             /* RD_KEY(entry point, ON) */
 	unsigned mode;            /* enum rd_mode */
-	int glob;
 	uint64_t gen;             /* 0: empty (rwc_gen starts at 1) */
 	uintptr_t sp, pc;         /* RD_STACK */
+	uintptr_t below;          /* RD_BELOW, RD_HEAP: the sp must be above it
+	                           * (the span's last byte; 0: stack check off) */
 	struct rwc_hm_span heap;  /* RD_BELOW: the span as the heap map asks;
 	                           * RD_HEAP: its LAST byte */
 	const void *p[RD_MAXB];
@@ -110,10 +111,9 @@ static inline __attribute__((always_inline)) int rd_hit(int kind, unsigned entry
 		if (m->p[i] != b[i].p || m->n[i] != b[i].n)
 			return 0;
 	if (m->mode == RD_BELOW)
-		ok = (!(on & RWC_CHECK_STACK) || m->heap.last < sp) &&
-		     (!(on & RWC_CHECK_HEAP) || rwc_hm_span_clear(&m->heap)) && (m->glob || !(on & RWC_CHECK_GLOBAL));
+		ok = m->below < sp && rwc_hm_span_clear(&m->heap);
 	else if (m->mode == RD_HEAP)
-		ok = (!(on & RWC_CHECK_STACK) || m->heap.last < sp) ? RD_ASK_HEAP : RD_MISS;
+		ok = m->below < sp ? RD_ASK_HEAP : RD_MISS;
 	else
 		ok = m->mode == RD_NONE || (m->sp == sp && m->pc == pc);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -138,27 +138,6 @@ static int rd_frame0(uintptr_t a, uintptr_t hi, uintptr_t sp, uintptr_t pc)
 	return 0;
 }
 
-/* Why the good call with buffers B (sp SP, return address PC) was good,
- * as far as the next call can reuse it (struct rd_memo); -1: not so. */
-static int rd_mode(const struct rd_buf *b, unsigned nb, unsigned on, uintptr_t sp, uintptr_t pc, uintptr_t lo,
-		   uintptr_t hi)
-{
-	if (lo >= hi)
-		return RD_NONE;
-	if (!(on & RWC_CHECK_STACK) || hi - 1 < sp) {
-		if (!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below_span(lo, hi - 1))
-			return RD_BELOW;
-		return rd_heap(b, nb) ? RD_HEAP : -1;
-	}
-	for (unsigned i = 0; i < nb; i++) {
-		uintptr_t a = (uintptr_t)b[i].p;
-
-		if (a && b[i].n && (a < sp || !rd_frame0(a, a + b[i].n, sp, pc)))
-			return -1;
-	}
-	return RD_STACK;
-}
-
 /* The global check's cache knows each buffer of B good (where only a
  * buffer's start counts, only its start is looked at: the same buffers
  * again are good again). */
@@ -168,6 +147,27 @@ static int rd_glob(const struct rd_buf *b, unsigned nb)
 		if (b[i].p && b[i].n && !rwc_glob_fast((uintptr_t)b[i].p, b[i].n))
 			return 0;
 	return 1;
+}
+
+/* Why the good call with buffers B (sp SP, return address PC) was good,
+ * as far as the next call can reuse it (struct rd_memo); -1: not so. */
+static int rd_mode(const struct rd_buf *b, unsigned nb, unsigned on, uintptr_t sp, uintptr_t pc, uintptr_t lo,
+		   uintptr_t hi)
+{
+	if (lo >= hi)
+		return RD_NONE;
+	if (!(on & RWC_CHECK_STACK) || hi - 1 < sp) {
+		if (!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below_span(lo, hi - 1))
+			return !(on & RWC_CHECK_GLOBAL) || rd_glob(b, nb) ? RD_BELOW : -1;
+		return rd_heap(b, nb) ? RD_HEAP : -1;
+	}
+	for (unsigned i = 0; i < nb; i++) {
+		uintptr_t a = (uintptr_t)b[i].p;
+
+		if (a && b[i].n && (a < sp || !rd_frame0(a, a + b[i].n, sp, pc)))
+			return -1;
+	}
+	return RD_STACK;
 }
 
 /* Remembers the good call of entry point ENTRY with buffers B, checked
@@ -183,9 +183,8 @@ static void rd_remember(int kind, unsigned entry, const struct rd_buf *b, unsign
 
 	rd_span(b, nb, &lo, &hi);
 	mode = rd_mode(b, nb, on, (uintptr_t)sp, (uintptr_t)pc, lo, hi);
-	if (mode == RD_BELOW && !rwc_hm_span_prep(lo, hi - 1, &heap) && (on & RWC_CHECK_HEAP))
+	if (mode == RD_BELOW && (on & RWC_CHECK_HEAP) && !rwc_hm_span_prep(lo, hi - 1, &heap))
 		return; /* two leaves: never clear */
-	heap.last = hi - 1;
 	if ((seq & 1) || mode < 0)
 		return;
 	m->seq = seq + 1;
@@ -195,8 +194,8 @@ static void rd_remember(int kind, unsigned entry, const struct rd_buf *b, unsign
 	m->mode = (unsigned)mode;
 	m->sp = (uintptr_t)sp;
 	m->pc = (uintptr_t)pc;
-	m->heap = heap;
-	m->glob = mode == RD_BELOW && rd_glob(b, nb);
+	m->below = on & RWC_CHECK_STACK ? hi - 1 : 0;
+	m->heap = heap; /* no leaf (always clear) with the heap check off */
 	for (unsigned i = 0; i < RD_MAXB; i++) {
 		m->p[i] = i < nb ? b[i].p : NULL;
 		m->n[i] = i < nb ? b[i].n : 0;
