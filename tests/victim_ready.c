@@ -3,7 +3,8 @@
  * good call: src/entry/readiness.c), then one more whose buffer changed
  * under it or whose capacity grew.  "bad": the last call runs past its
  * object (a global, a heap block shrunk in place, a page made read-only,
- * a stack variable) while its result is harmless (an empty epoll set, pipes
+ * a stack variable, one at the same address in another caller's frame)
+ * while its result is harmless (an empty epoll set, pipes
  * with nothing to read); "good": the same sequence with a last call that
  * fits.
  *
@@ -12,6 +13,7 @@
 #define _GNU_SOURCE 1
 #include <errno.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +105,62 @@ static void c_stack_grow(void)
 	r = stack_select(bad ? 1100 : 64);
 }
 
+/* The same fd_set in the frame of sel_call's caller (the stack check
+ * confirms the frames between each time). */
+static __attribute__((noinline, noclone)) long parent_select(int nfds)
+{
+	unsigned long set[1] = {0};
+
+	for (int i = 0; i < WARM; i++)
+		sel_call((fd_set *)set, 64);
+	return sel_call((fd_set *)set, nfds);
+}
+static void c_parent_grow(void) { r = parent_select(bad ? 1100 : 64); }
+
+/* The same call (same pointers and sizes, same call site) from two
+ * callers whose sets lie at the same address: 18 longs in one, one long
+ * in the other (the stack check's verdict differs by the frames between).
+ * Each caller runs below a gap of the stack (alloca) sized so that the
+ * two sets meet. */
+static uintptr_t a_set; /* a number: the frame is gone when it is read */
+static __attribute__((noinline, noclone)) long parent_a(int probe)
+{
+	unsigned long set[18] __attribute__((aligned(16))) = {0};
+
+	a_set = (uintptr_t)set;
+	for (int i = 0; !probe && i < WARM; i++)
+		sel_call((fd_set *)set, 1100);
+	return 0;
+}
+static __attribute__((noinline, noclone)) long parent_b(int probe)
+{
+	unsigned long set[1] __attribute__((aligned(16))) = {0};
+
+	if (probe)
+		return (long)((uintptr_t)set - a_set);
+	if ((uintptr_t)set != a_set)
+		exit(77); /* the gap did not line them up */
+	return sel_call((fd_set *)set, bad ? 1100 : 64);
+}
+static __attribute__((noinline, noclone)) long below_gap(long gap, long (*fn)(int), int probe)
+{
+	volatile char *g = __builtin_alloca(gap + 1);
+
+	g[0] = 0;
+	return fn(probe);
+}
+static void c_other_parent(void)
+{
+	long d;
+
+	below_gap(0, parent_a, 1);
+	d = below_gap(0, parent_b, 1);
+	if (d % 16)
+		exit(77);
+	below_gap(d < 0 ? -d : 0, parent_a, 0);
+	r = below_gap(d > 0 ? d : 0, parent_b, 0);
+}
+
 /* A heap fd_set of 144 bytes (1100 bits need 18 longs), shrunk in place
  * to 136. */
 static void c_select_shrink(void)
@@ -120,7 +178,7 @@ static void c_select_shrink(void)
 
 #define C(n) {#n, c_##n}
 static const struct { const char *name; void (*fn)(void); } cases[] = {
-	C(global_grow), C(heap_shrink), C(protect), C(stack_grow), C(select_shrink),
+	C(global_grow), C(heap_shrink), C(protect), C(stack_grow), C(parent_grow), C(other_parent), C(select_shrink),
 };
 
 int main(int argc, char **argv)

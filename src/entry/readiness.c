@@ -28,21 +28,23 @@
  *             the stack check cached for the call (return address PC,
  *             caller's sp SP) with no chain of frames above it to confirm:
  *             a verdict that depends on PC and SP alone, so the same call
- *             from the same place is good;
+ *             from the same place is good (from elsewhere: as RD_FRAMES);
+ *   RD_FRAMES every buffer at or above the sp, in frames or variables the
+ *             stack check cached: its cache asked again each call (N_ask);
  *   RD_BELOW  the span of the buffers below the sp (or the stack check
  *             off), the global check's cache knew each buffer good (that
  *             cache is of a generation too): the heap check is asked
  *             again each call (blocks come and go, call-free: no block
  *             can start below any of it);
  *   RD_HEAP   the span below the sp, each buffer in a heap block: the
- *             heap check's fast look at each again every call (N_heap; a
+ *             heap check's fast look at each again every call (N_ask; a
  *             heap buffer is not a global: fastbounds.h).
  * Anything else takes the fast path and the checks (N_more); a good call
  * there is remembered.  SEQ is odd while the entry is written: a signal
  * handler's call that interrupts the write neither trusts nor writes it,
  * and a read that a handler's write interrupted sees SEQ changed. */
 #define RD_MAXB 4
-enum rd_mode { RD_NONE, RD_STACK, RD_BELOW, RD_HEAP };
+enum rd_mode { RD_NONE, RD_STACK, RD_FRAMES, RD_BELOW, RD_HEAP };
 struct rd_memo {
 	unsigned seq;
 	unsigned key;             /* RD_KEY(entry point, ON) */
@@ -92,10 +94,26 @@ static inline __attribute__((always_inline)) int rd_heap(const struct rd_buf *b,
 	return 1;
 }
 
+/* The stack check's cache holds each buffer of B, all at or above SP
+ * (the call's at PC). */
+static inline __attribute__((always_inline)) int rd_stack(const struct rd_buf *b, unsigned nb, uintptr_t sp,
+							  uintptr_t pc)
+{
+#pragma GCC unroll 4
+	for (unsigned i = 0; i < nb; i++) {
+		uintptr_t a = (uintptr_t)b[i].p;
+
+		if (a && b[i].n && (a < sp || b[i].n > UINTPTR_MAX - a || !rwc_stack_in_frame(a, a + b[i].n, sp, pc)))
+			return 0;
+	}
+	return 1;
+}
+
 /* Whether the call with buffers B, made at PC with the caller's sp SP,
  * is the one remembered for KIND and known good without a call (struct
- * rd_memo): RD_MISS, RD_GOOD, or RD_ASK_HEAP: good if rd_heap says so. */
-enum { RD_MISS, RD_GOOD, RD_ASK_HEAP };
+ * rd_memo): RD_MISS, RD_GOOD, or good if rd_heap (RD_ASK_HEAP) or rd_stack
+ * (RD_ASK_STACK) says so. */
+enum { RD_MISS, RD_GOOD, RD_ASK_HEAP, RD_ASK_STACK };
 static inline __attribute__((always_inline)) int rd_hit(int kind, unsigned entry, const struct rd_buf *b,
 							unsigned nb, uintptr_t sp, uintptr_t pc)
 {
@@ -114,8 +132,10 @@ static inline __attribute__((always_inline)) int rd_hit(int kind, unsigned entry
 		ok = m->below < sp && rwc_hm_span_clear(&m->heap);
 	else if (m->mode == RD_HEAP)
 		ok = m->below < sp ? RD_ASK_HEAP : RD_MISS;
+	else if (m->mode == RD_STACK)
+		ok = m->sp == sp && m->pc == pc ? RD_GOOD : RD_ASK_STACK;
 	else
-		ok = m->mode == RD_NONE || (m->sp == sp && m->pc == pc);
+		ok = m->mode == RD_NONE ? RD_GOOD : RD_ASK_STACK;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	return m->seq == seq ? ok : RD_MISS;
 }
@@ -165,7 +185,7 @@ static int rd_mode(const struct rd_buf *b, unsigned nb, unsigned on, uintptr_t s
 		uintptr_t a = (uintptr_t)b[i].p;
 
 		if (a && b[i].n && (a < sp || !rd_frame0(a, a + b[i].n, sp, pc)))
-			return -1;
+			return rd_stack(b, nb, sp, pc) ? RD_FRAMES : -1;
 	}
 	return RD_STACK;
 }
@@ -215,11 +235,13 @@ static inline __attribute__((always_inline)) int rd_good(const struct rd_buf *b,
 }
 
 /* Entry point N of kind KIND (PARAMS, ARGS: its parameters and their
- * names; BUFS the initializers of its struct rd_buf array) in two parts.
- * The entry jumps to the real function when rd_hit knows the call good;
- * else to N_more, with the caller's SP and PC: the fast path (a good call
- * is remembered), else the checks of the argument list (the rest: FDV the
- * descriptor, NOFD 1 when there is none), then the real call.  Both are
+ * names; BUFS the initializers of its struct rd_buf array) in three
+ * parts.  The entry jumps to the real function when rd_hit knows the call
+ * good; to N_ask when the heap or stack check's cache is left to ask
+ * (their loops need registers the entry would have to save); else to
+ * N_more: the fast path (a good call is remembered), else the checks of
+ * the argument list (the rest: FDV the descriptor, NOFD 1 when there is
+ * none), then the real call.  The caller's SP and PC go along; all are
  * tail calls: the entry needs no frame of its own. */
 #define RD_ENTRY(n, kind, PARAMS, ARGS, BUFS, fdv, nofd, ...)                                      \
 	static __attribute__((noinline)) int n##_more RD_SPLICE(PARAMS, void *sp, void *pc)        \
@@ -236,11 +258,13 @@ static inline __attribute__((always_inline)) int rd_good(const struct rd_buf *b,
 		}                                                                                  \
 		return REAL(n) ARGS;                                                               \
 	}                                                                                          \
-	static __attribute__((noinline, flatten)) int n##_heap RD_SPLICE(PARAMS, void *sp, void *pc) \
+	static __attribute__((noinline, flatten)) int n##_ask RD_SPLICE(PARAMS, void *sp, void *pc, int what) \
 	{                                                                                          \
 		const struct rd_buf b_[] = {RD_UNPAREN BUFS};                                      \
+		const unsigned nb_ = sizeof b_ / sizeof b_[0];                                     \
 		void *real_;                                                                       \
-		if (RWC_LIKELY(rd_heap(b_, sizeof b_ / sizeof b_[0])) &&                           \
+		if (RWC_LIKELY(what == RD_ASK_HEAP ? rd_heap(b_, nb_) :                            \
+			       rd_stack(b_, nb_, (uintptr_t)sp, (uintptr_t)pc)) &&                 \
 		    RWC_LIKELY(real_ = __atomic_load_n(&rwc_real_ptr[RWC_IDX_##n], __ATOMIC_ACQUIRE))) \
 			return ((__typeof__(&n))real_) ARGS;                                       \
 		return n##_more RD_SPLICE(ARGS, sp, pc);                                           \
@@ -254,8 +278,8 @@ static inline __attribute__((always_inline)) int rd_good(const struct rd_buf *b,
 		if (RWC_LIKELY(h_ == RD_GOOD) &&                                                   \
 		    RWC_LIKELY(real_ = __atomic_load_n(&rwc_real_ptr[RWC_IDX_##n], __ATOMIC_ACQUIRE))) \
 			return ((__typeof__(&n))real_) ARGS;                                       \
-		if (h_ == RD_ASK_HEAP)                                                             \
-			return n##_heap RD_SPLICE(ARGS, RWC_CALLER_SP(), __builtin_return_address(0));  \
+		if (h_ != RD_MISS)                                                                 \
+			return n##_ask RD_SPLICE(ARGS, RWC_CALLER_SP(), __builtin_return_address(0), h_); \
 		return n##_more RD_SPLICE(ARGS, RWC_CALLER_SP(), __builtin_return_address(0));     \
 	}
 /* (a, b) + x, y -> (a, b, x, y); (a, b) -> a, b */
