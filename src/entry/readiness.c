@@ -234,41 +234,38 @@ static inline __attribute__((always_inline)) int rd_good(const struct rd_buf *b,
 	return 1;
 }
 
+/* The return address of the call whose caller's sp (the entry point's
+ * canonical frame address) is SP: the word below it, where the call put
+ * it (a tail call from the entry point leaves it there). */
+#define RD_PC(sp) (((void *const *)(sp))[-1])
+
 /* Entry point N of kind KIND (PARAMS, ARGS: its parameters and their
- * names; BUFS the initializers of its struct rd_buf array) in three
- * parts.  The entry jumps to the real function when rd_hit knows the call
- * good; to N_ask when the heap or stack check's cache is left to ask
+ * names; BUFS the initializers of its struct rd_buf array) in parts.  The
+ * entry jumps to the real function when rd_hit knows the call good; to
+ * N_heap or N_stack when the heap or stack check's cache is left to ask
  * (their loops need registers the entry would have to save); else to
  * N_more: the fast path (a good call is remembered), else the checks of
  * the argument list (the rest: FDV the descriptor, NOFD 1 when there is
- * none), then the real call.  The caller's SP and PC go along; all are
- * tail calls: the entry needs no frame of its own. */
+ * none), then the real call.  The caller's SP goes along (one argument
+ * more, so that most stay in registers: tail calls, the entry needs no
+ * frame of its own). */
 #define RD_ENTRY(n, kind, PARAMS, ARGS, BUFS, fdv, nofd, ...)                                      \
-	static __attribute__((noinline)) int n##_more RD_SPLICE(PARAMS, void *sp, void *pc)        \
+	static __attribute__((noinline)) int n##_more RD_SPLICE(PARAMS, void *sp)                  \
 	{                                                                                          \
 		uint64_t g_ = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);                         \
 		const struct rd_buf b_[] = {RD_UNPAREN BUFS};                                      \
 		const unsigned nb_ = sizeof b_ / sizeof b_[0];                                     \
 		_Static_assert(sizeof b_ / sizeof b_[0] <= RD_MAXB, "RD_MAXB");                    \
-		if (RWC_LIKELY(rd_good(b_, nb_, sp, pc))) {                                        \
-			rd_remember(kind, RWC_IDX_##n, b_, nb_, g_, sp, pc);                       \
+		if (RWC_LIKELY(rd_good(b_, nb_, sp, RD_PC(sp)))) {                                 \
+			rd_remember(kind, RWC_IDX_##n, b_, nb_, g_, sp, RD_PC(sp));                \
 		} else {                                                                           \
 			const struct rwc_arg a_[] = {__VA_ARGS__};                                 \
-			RWC_ARGS_SLOW_AT_(a_, n, -1, fdv, nofd, sp, pc);                           \
+			RWC_ARGS_SLOW_AT_(a_, n, -1, fdv, nofd, sp, RD_PC(sp));                    \
 		}                                                                                  \
 		return REAL(n) ARGS;                                                               \
 	}                                                                                          \
-	static __attribute__((noinline, flatten)) int n##_ask RD_SPLICE(PARAMS, void *sp, void *pc, int what) \
-	{                                                                                          \
-		const struct rd_buf b_[] = {RD_UNPAREN BUFS};                                      \
-		const unsigned nb_ = sizeof b_ / sizeof b_[0];                                     \
-		void *real_;                                                                       \
-		if (RWC_LIKELY(what == RD_ASK_HEAP ? rd_heap(b_, nb_) :                            \
-			       rd_stack(b_, nb_, (uintptr_t)sp, (uintptr_t)pc)) &&                 \
-		    RWC_LIKELY(real_ = __atomic_load_n(&rwc_real_ptr[RWC_IDX_##n], __ATOMIC_ACQUIRE))) \
-			return ((__typeof__(&n))real_) ARGS;                                       \
-		return n##_more RD_SPLICE(ARGS, sp, pc);                                           \
-	}                                                                                          \
+	RD_ASK(n, heap, PARAMS, ARGS, BUFS, rd_heap(b_, nb_))                                      \
+	RD_ASK(n, stack, PARAMS, ARGS, BUFS, rd_stack(b_, nb_, (uintptr_t)sp, (uintptr_t)RD_PC(sp))) \
 	RWC_ENTRY __attribute__((flatten)) int n PARAMS                                            \
 	{                                                                                          \
 		const struct rd_buf b_[] = {RD_UNPAREN BUFS};                                      \
@@ -278,9 +275,24 @@ static inline __attribute__((always_inline)) int rd_good(const struct rd_buf *b,
 		if (RWC_LIKELY(h_ == RD_GOOD) &&                                                   \
 		    RWC_LIKELY(real_ = __atomic_load_n(&rwc_real_ptr[RWC_IDX_##n], __ATOMIC_ACQUIRE))) \
 			return ((__typeof__(&n))real_) ARGS;                                       \
-		if (h_ != RD_MISS)                                                                 \
-			return n##_ask RD_SPLICE(ARGS, RWC_CALLER_SP(), __builtin_return_address(0), h_); \
-		return n##_more RD_SPLICE(ARGS, RWC_CALLER_SP(), __builtin_return_address(0));     \
+		if (h_ == RD_ASK_HEAP)                                                             \
+			return n##_heap RD_SPLICE(ARGS, RWC_CALLER_SP());                          \
+		if (h_ == RD_ASK_STACK)                                                            \
+			return n##_stack RD_SPLICE(ARGS, RWC_CALLER_SP());                         \
+		return n##_more RD_SPLICE(ARGS, RWC_CALLER_SP());                                  \
+	}
+/* N_WHAT: the real call when ASK (over b_, nb_, sp) says the buffers are
+ * good, else N_more. */
+#define RD_ASK(n, what, PARAMS, ARGS, BUFS, ask)                                                   \
+	static __attribute__((noinline, flatten)) int n##_##what RD_SPLICE(PARAMS, void *sp)       \
+	{                                                                                          \
+		const struct rd_buf b_[] = {RD_UNPAREN BUFS};                                      \
+		const unsigned nb_ = sizeof b_ / sizeof b_[0];                                     \
+		void *real_;                                                                       \
+		if (RWC_LIKELY(ask) &&                                                             \
+		    RWC_LIKELY(real_ = __atomic_load_n(&rwc_real_ptr[RWC_IDX_##n], __ATOMIC_ACQUIRE))) \
+			return ((__typeof__(&n))real_) ARGS;                                       \
+		return n##_more RD_SPLICE(ARGS, sp);                                               \
 	}
 /* (a, b) + x, y -> (a, b, x, y); (a, b) -> a, b */
 #define RD_SPLICE(p, ...) (RD_UNPAREN p, __VA_ARGS__)
