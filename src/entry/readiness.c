@@ -30,14 +30,15 @@
  *             a verdict that depends on PC and SP alone, so the same call
  *             from the same place is good (from elsewhere: as RD_FRAMES);
  *   RD_FRAMES every buffer at or above the sp, in frames or variables the
- *             stack check cached: its cache asked again each call (N_ask);
+ *             stack check cached: its cache asked again each call
+ *             (N_stack);
  *   RD_BELOW  the span of the buffers below the sp (or the stack check
  *             off), the global check's cache knew each buffer good (that
  *             cache is of a generation too): the heap check is asked
  *             again each call (blocks come and go, call-free: no block
  *             can start below any of it);
  *   RD_HEAP   the span below the sp, each buffer in a heap block: the
- *             heap check's fast look at each again every call (N_ask; a
+ *             heap check's fast look at each again every call (N_heap; a
  *             heap buffer is not a global: fastbounds.h).
  * Anything else takes the fast path and the checks (N_more); a good call
  * there is remembered.  SEQ is odd while the entry is written: a signal
@@ -196,7 +197,7 @@ static void rd_remember(int kind, unsigned entry, const struct rd_buf *b, unsign
 			void *pc)
 {
 	struct rd_memo *m = &rd_memo[kind];
-	unsigned seq = m->seq, on = rwc_bounds_on();
+	unsigned seq, on = rwc_bounds_on();
 	struct rwc_hm_span heap = {0};
 	uintptr_t lo, hi;
 	int mode;
@@ -205,8 +206,9 @@ static void rd_remember(int kind, unsigned entry, const struct rd_buf *b, unsign
 	mode = rd_mode(b, nb, on, (uintptr_t)sp, (uintptr_t)pc, lo, hi);
 	if (mode == RD_BELOW && (on & RWC_CHECK_HEAP) && !rwc_hm_span_prep(lo, hi - 1, &heap))
 		return; /* two leaves: never clear */
+	seq = m->seq;
 	if ((seq & 1) || mode < 0)
-		return;
+		return; /* odd: this interrupts a write (a handler's call) */
 	m->seq = seq + 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	m->gen = g;
