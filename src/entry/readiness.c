@@ -110,13 +110,18 @@ static inline __attribute__((always_inline)) int rd_stack(const struct rd_buf *b
 	return 1;
 }
 
-/* Whether the call with buffers B, made at PC with the caller's sp SP,
- * is the one remembered for KIND and known good without a call (struct
+/* The return address of the call whose caller's sp (the entry point's
+ * canonical frame address) is SP: the word below it, where the call put
+ * it (a tail call from the entry point leaves it there). */
+#define RD_PC(sp) (((void *const *)(sp))[-1])
+
+/* Whether the call with buffers B, made with the caller's sp SP, is the
+ * one remembered for KIND and known good without a call (struct
  * rd_memo): RD_MISS, RD_GOOD, or good if rd_heap (RD_ASK_HEAP) or rd_stack
  * (RD_ASK_STACK) says so. */
 enum { RD_MISS, RD_GOOD, RD_ASK_HEAP, RD_ASK_STACK };
 static inline __attribute__((always_inline)) int rd_hit(int kind, unsigned entry, const struct rd_buf *b,
-							unsigned nb, uintptr_t sp, uintptr_t pc)
+							unsigned nb, uintptr_t sp)
 {
 	const struct rd_memo *m = &rd_memo[kind];
 	unsigned seq = m->seq, on = rwc_bounds_on();
@@ -134,7 +139,7 @@ static inline __attribute__((always_inline)) int rd_hit(int kind, unsigned entry
 	else if (m->mode == RD_HEAP)
 		ok = m->below < sp ? RD_ASK_HEAP : RD_MISS;
 	else if (m->mode == RD_STACK)
-		ok = m->sp == sp && m->pc == pc ? RD_GOOD : RD_ASK_STACK;
+		ok = m->sp == sp && m->pc == (uintptr_t)RD_PC(sp) ? RD_GOOD : RD_ASK_STACK;
 	else
 		ok = m->mode == RD_NONE ? RD_GOOD : RD_ASK_STACK;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -236,10 +241,6 @@ static inline __attribute__((always_inline)) int rd_good(const struct rd_buf *b,
 	return 1;
 }
 
-/* The return address of the call whose caller's sp (the entry point's
- * canonical frame address) is SP: the word below it, where the call put
- * it (a tail call from the entry point leaves it there). */
-#define RD_PC(sp) (((void *const *)(sp))[-1])
 
 /* Entry point N of kind KIND (PARAMS, ARGS: its parameters and their
  * names; BUFS the initializers of its struct rd_buf array) in parts.  The
@@ -271,8 +272,7 @@ static inline __attribute__((always_inline)) int rd_good(const struct rd_buf *b,
 	RWC_ENTRY __attribute__((flatten)) int n PARAMS                                            \
 	{                                                                                          \
 		const struct rd_buf b_[] = {RD_UNPAREN BUFS};                                      \
-		int h_ = rd_hit(kind, RWC_IDX_##n, b_, sizeof b_ / sizeof b_[0],                   \
-				(uintptr_t)RWC_CALLER_SP(), (uintptr_t)__builtin_return_address(0));       \
+		int h_ = rd_hit(kind, RWC_IDX_##n, b_, sizeof b_ / sizeof b_[0], (uintptr_t)RWC_CALLER_SP()); \
 		void *real_;                                                                       \
 		if (RWC_LIKELY(h_ == RD_GOOD) &&                                                   \
 		    RWC_LIKELY(real_ = __atomic_load_n(&rwc_real_ptr[RWC_IDX_##n], __ATOMIC_ACQUIRE))) \
