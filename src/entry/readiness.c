@@ -41,7 +41,9 @@
  *             heap check's fast look at each again every call (N_heap; a
  *             heap buffer is not a global: fastbounds.h).
  * Anything else takes the fast path and the checks (N_more); a good call
- * there is remembered.  SEQ is odd while the entry is written: a signal
+ * there is remembered when it is the one that missed last (MISSED: its
+ * entry point and first buffer, a hint only), so that calls taking turns
+ * do not pay for remembering each other.  SEQ is odd while the entry is written: a signal
  * handler's call that interrupts the write neither trusts nor writes it,
  * and a read that a handler's write interrupted sees SEQ changed. */
 #define RD_MAXB 4
@@ -58,6 +60,9 @@ struct rd_memo {
 	                           * RD_HEAP: its LAST byte */
 	const void *p[RD_MAXB];
 	size_t n[RD_MAXB];
+	const void *missed_p;     /* the last good call that missed: not */
+	size_t missed_n;          /* covered by SEQ (a hint) */
+	unsigned missed_entry;
 };
 #define RD_KEY(entry, on) ((unsigned)(entry) << 8 | (on))
 enum { RD_EPOLL, RD_POLL, RD_SELECT, RD_KINDS };
@@ -197,7 +202,8 @@ static int rd_mode(const struct rd_buf *b, unsigned nb, unsigned on, uintptr_t s
 }
 
 /* Remembers the good call of entry point ENTRY with buffers B, checked
- * under generation G (signal-safe: see struct rd_memo). */
+ * under generation G, when it missed last time too (signal-safe: see
+ * struct rd_memo). */
 static void rd_remember(int kind, unsigned entry, const struct rd_buf *b, unsigned nb, uint64_t g, void *sp,
 			void *pc)
 {
@@ -207,6 +213,10 @@ static void rd_remember(int kind, unsigned entry, const struct rd_buf *b, unsign
 	uintptr_t lo, hi;
 	int mode;
 
+	if (m->missed_entry != entry || m->missed_p != b[0].p || m->missed_n != b[0].n) {
+		m->missed_entry = entry, m->missed_p = b[0].p, m->missed_n = b[0].n;
+		return; /* the first miss of this call: it may be taking turns */
+	}
 	rd_span(b, nb, &lo, &hi);
 	mode = rd_mode(b, nb, on, (uintptr_t)sp, (uintptr_t)pc, lo, hi);
 	if (mode == RD_BELOW && (on & RWC_CHECK_HEAP) && !rwc_hm_span_prep(lo, hi - 1, &heap))
