@@ -72,6 +72,22 @@ static void c_heap_shrink(void)
 	r = ep_call(e2, 64);
 }
 
+/* Two calls taking turns (the library remembers both), then the heap
+ * block of one shrunk in place. */
+static void c_turns_heap(void)
+{
+	struct epoll_event *e = malloc(64 * sizeof *e), *e2 = e;
+
+	free(realloc(malloc(64 * sizeof *e), 24));
+	for (int i = 0; i < WARM + 2; i++) {
+		ep_call(e, 64);
+		ep_call(gev, 8);
+	}
+	if (bad && (e2 = realloc(e, 24)) != e)
+		exit(77);
+	r = ep_call(e2, 64);
+}
+
 /* Four pollfds across a page boundary, the second page then read-only. */
 static void c_protect(void)
 {
@@ -178,7 +194,7 @@ static void c_select_shrink(void)
 
 #define C(n) {#n, c_##n}
 static const struct { const char *name; void (*fn)(void); } cases[] = {
-	C(global_grow), C(heap_shrink), C(protect), C(stack_grow), C(parent_grow), C(other_parent), C(select_shrink),
+	C(global_grow), C(heap_shrink), C(turns_heap), C(protect), C(stack_grow), C(parent_grow), C(other_parent), C(select_shrink),
 };
 
 int main(int argc, char **argv)

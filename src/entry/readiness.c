@@ -41,32 +41,41 @@
  *             heap check's fast look at each again every call (N_heap; a
  *             heap buffer is not a global: fastbounds.h).
  * Anything else takes the fast path and the checks (N_more); a good call
- * there is remembered when it is the one that missed last (MISSED: its
- * entry point and first buffer, a hint only), so that calls taking turns
- * do not pay for remembering each other.  SEQ is odd while the entry is written: a signal
- * handler's call that interrupts the write neither trusts nor writes it,
- * and a read that a handler's write interrupted sees SEQ changed. */
+ * there is remembered when it is one of the two that missed last (struct
+ * rd_missed), so that three or more calls taking turns do not pay for
+ * remembering each other.  SEQ is odd while the entry is written: a signal handler's call
+ * that interrupts the write neither trusts nor writes it, and a read that
+ * a handler's write interrupted sees SEQ changed. */
 #define RD_MAXB 4
 enum rd_mode { RD_NONE, RD_STACK, RD_FRAMES, RD_BELOW, RD_HEAP };
-struct rd_memo {
-	unsigned seq;
+struct rd_call {
 	unsigned key;             /* RD_KEY(entry point, ON) */
 	unsigned mode;            /* enum rd_mode */
 	uint64_t gen;             /* 0: empty (rwc_gen starts at 1) */
 	uintptr_t sp, pc;         /* RD_STACK */
 	uintptr_t below;          /* RD_BELOW, RD_HEAP: the sp must be above it
 	                           * (the span's last byte; 0: stack check off) */
-	struct rwc_hm_span heap;  /* RD_BELOW: the span as the heap map asks;
-	                           * RD_HEAP: its LAST byte */
+	struct rwc_hm_span heap;  /* RD_BELOW: the span as the heap map asks */
 	const void *p[RD_MAXB];
 	size_t n[RD_MAXB];
-	const void *missed_p;     /* the last good call that missed: not */
-	size_t missed_n;          /* covered by SEQ (a hint) */
-	unsigned missed_entry;
+};
+struct rd_memo {
+	unsigned seq;
+	struct rd_call c;
+};
+/* The last two good calls that missed, per kind: their entry points and
+ * first buffers (a hint only). */
+struct rd_missed {
+	const void *p[2];
+	size_t n[2];
+	unsigned entry[2], next;
 };
 #define RD_KEY(entry, on) ((unsigned)(entry) << 8 | (on))
 enum { RD_EPOLL, RD_POLL, RD_SELECT, RD_KINDS };
-static __thread struct rd_memo rd_memo[RD_KINDS] __attribute__((tls_model("initial-exec")));
+/* Per kind: [0] the call remembered last, asked by the entry; [1] the
+ * one before, asked by N_more (two calls taking turns both hit). */
+static __thread struct rd_memo rd_memo[RD_KINDS][2] __attribute__((tls_model("initial-exec")));
+static __thread struct rd_missed rd_missed[RD_KINDS] __attribute__((tls_model("initial-exec")));
 
 /* One buffer of a call: N bytes at P (NULL or 0 bytes: none). */
 struct rd_buf {
@@ -125,30 +134,46 @@ static inline __attribute__((always_inline)) int rd_stack(const struct rd_buf *b
  * rd_memo): RD_MISS, RD_GOOD, or good if rd_heap (RD_ASK_HEAP) or rd_stack
  * (RD_ASK_STACK) says so. */
 enum { RD_MISS, RD_GOOD, RD_ASK_HEAP, RD_ASK_STACK };
-static inline __attribute__((always_inline)) int rd_hit(int kind, unsigned entry, const struct rd_buf *b,
-							unsigned nb, uintptr_t sp)
+static inline __attribute__((always_inline)) int rd_hit(const struct rd_memo *m, unsigned entry,
+							const struct rd_buf *b, unsigned nb, uintptr_t sp)
 {
-	const struct rd_memo *m = &rd_memo[kind];
+	const struct rd_call *c = &m->c;
 	unsigned seq = m->seq, on = rwc_bounds_on();
 	int ok;
 
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if ((seq & 1) || m->gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE) || m->key != RD_KEY(entry, on))
+	if ((seq & 1) || c->gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE) || c->key != RD_KEY(entry, on))
 		return 0;
 #pragma GCC unroll 4
 	for (unsigned i = 0; i < nb; i++)
-		if (m->p[i] != b[i].p || m->n[i] != b[i].n)
+		if (c->p[i] != b[i].p || c->n[i] != b[i].n)
 			return 0;
-	if (m->mode == RD_BELOW)
-		ok = m->below < sp && rwc_hm_span_clear(&m->heap);
-	else if (m->mode == RD_HEAP)
-		ok = m->below < sp ? RD_ASK_HEAP : RD_MISS;
-	else if (m->mode == RD_STACK)
-		ok = m->sp == sp && m->pc == (uintptr_t)RD_PC(sp) ? RD_GOOD : RD_ASK_STACK;
+	if (c->mode == RD_BELOW)
+		ok = c->below < sp && rwc_hm_span_clear(&c->heap);
+	else if (c->mode == RD_HEAP)
+		ok = c->below < sp ? RD_ASK_HEAP : RD_MISS;
+	else if (c->mode == RD_STACK)
+		ok = c->sp == sp && c->pc == (uintptr_t)RD_PC(sp) ? RD_GOOD : RD_ASK_STACK;
 	else
-		ok = m->mode == RD_NONE ? RD_GOOD : RD_ASK_STACK;
+		ok = c->mode == RD_NONE ? RD_GOOD : RD_ASK_STACK;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	return m->seq == seq ? ok : RD_MISS;
+}
+
+/* rd_hit and, when it asks, the heap or stack check's cache: 1 good. */
+static inline __attribute__((always_inline)) int rd_known(const struct rd_memo *m, unsigned entry,
+							  const struct rd_buf *b, unsigned nb, uintptr_t sp)
+{
+	switch (rd_hit(m, entry, b, nb, sp)) {
+	case RD_GOOD:
+		return 1;
+	case RD_ASK_HEAP:
+		return rd_heap(b, nb);
+	case RD_ASK_STACK:
+		return rd_stack(b, nb, sp, (uintptr_t)RD_PC(sp));
+	default:
+		return 0;
+	}
 }
 
 /* [a, hi) lies in a frame or variable the stack check cached for the call
@@ -201,44 +226,61 @@ static int rd_mode(const struct rd_buf *b, unsigned nb, unsigned on, uintptr_t s
 	return RD_STACK;
 }
 
+/* Writes entry D from C (D's SEQ odd meanwhile); when SRC, C is that
+ * entry's, which a signal handler may rewrite meanwhile: then D ends
+ * empty.  Nothing when D is being written (this is a handler's call). */
+static void rd_put(struct rd_memo *d, const struct rd_call *c, const struct rd_memo *src)
+{
+	unsigned seq = d->seq, sseq = src ? src->seq : 0;
+
+	if (seq & 1)
+		return;
+	d->seq = seq + 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	d->c = *c;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (src && ((sseq & 1) || src->seq != sseq))
+		d->c.gen = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	d->seq = seq + 2;
+}
+
+/* The call of entry point ENTRY with buffers B is one of the last two
+ * that missed; else it becomes one. */
+static int rd_missed_before(struct rd_missed *ms, unsigned entry, const struct rd_buf *b)
+{
+	for (int i = 0; i < 2; i++)
+		if (ms->entry[i] == entry && ms->p[i] == b[0].p && ms->n[i] == b[0].n)
+			return 1;
+	ms->entry[ms->next] = entry, ms->p[ms->next] = b[0].p, ms->n[ms->next] = b[0].n;
+	ms->next ^= 1;
+	return 0;
+}
+
 /* Remembers the good call of entry point ENTRY with buffers B, checked
- * under generation G, when it missed last time too (signal-safe: see
- * struct rd_memo). */
+ * under generation G, when it missed lately too: the entry's memory
+ * moves to the second place (signal-safe: see struct rd_memo). */
 static void rd_remember(int kind, unsigned entry, const struct rd_buf *b, unsigned nb, uint64_t g, void *sp,
 			void *pc)
 {
-	struct rd_memo *m = &rd_memo[kind];
-	unsigned seq, on = rwc_bounds_on();
-	struct rwc_hm_span heap = {0};
+	struct rd_missed *ms = &rd_missed[kind];
+	unsigned on = rwc_bounds_on();
+	struct rd_call c = {.key = RD_KEY(entry, on), .gen = g, .sp = (uintptr_t)sp, .pc = (uintptr_t)pc};
 	uintptr_t lo, hi;
 	int mode;
 
-	if (m->missed_entry != entry || m->missed_p != b[0].p || m->missed_n != b[0].n) {
-		m->missed_entry = entry, m->missed_p = b[0].p, m->missed_n = b[0].n;
+	if (!rd_missed_before(ms, entry, b))
 		return; /* the first miss of this call: it may be taking turns */
-	}
 	rd_span(b, nb, &lo, &hi);
 	mode = rd_mode(b, nb, on, (uintptr_t)sp, (uintptr_t)pc, lo, hi);
-	if (mode == RD_BELOW && (on & RWC_CHECK_HEAP) && !rwc_hm_span_prep(lo, hi - 1, &heap))
+	if (mode < 0 || (mode == RD_BELOW && (on & RWC_CHECK_HEAP) && !rwc_hm_span_prep(lo, hi - 1, &c.heap)))
 		return; /* two leaves: never clear */
-	seq = m->seq;
-	if ((seq & 1) || mode < 0)
-		return; /* odd: this interrupts a write (a handler's call) */
-	m->seq = seq + 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	m->gen = g;
-	m->key = RD_KEY(entry, on);
-	m->mode = (unsigned)mode;
-	m->sp = (uintptr_t)sp;
-	m->pc = (uintptr_t)pc;
-	m->below = on & RWC_CHECK_STACK ? hi - 1 : 0;
-	m->heap = heap; /* no leaf (always clear) with the heap check off */
-	for (unsigned i = 0; i < RD_MAXB; i++) {
-		m->p[i] = i < nb ? b[i].p : NULL;
-		m->n[i] = i < nb ? b[i].n : 0;
-	}
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	m->seq = seq + 2;
+	c.mode = (unsigned)mode;
+	c.below = on & RWC_CHECK_STACK ? hi - 1 : 0;
+	for (unsigned i = 0; i < nb; i++)
+		c.p[i] = b[i].p, c.n[i] = b[i].n;
+	rd_put(&rd_memo[kind][1], &rd_memo[kind][0].c, &rd_memo[kind][0]);
+	rd_put(&rd_memo[kind][0], &c, NULL);
 }
 
 /* The fast path (fastpath.h) knows every buffer of B good. */
@@ -269,7 +311,9 @@ static inline __attribute__((always_inline)) int rd_good(const struct rd_buf *b,
 		const struct rd_buf b_[] = {RD_UNPAREN BUFS};                                      \
 		const unsigned nb_ = sizeof b_ / sizeof b_[0];                                     \
 		_Static_assert(sizeof b_ / sizeof b_[0] <= RD_MAXB, "RD_MAXB");                    \
-		if (RWC_LIKELY(rd_good(b_, nb_, sp, RD_PC(sp)))) {                                 \
+		if (rd_known(&rd_memo[kind][1], RWC_IDX_##n, b_, nb_, (uintptr_t)sp)) {            \
+			/* the call remembered before the last */                                  \
+		} else if (RWC_LIKELY(rd_good(b_, nb_, sp, RD_PC(sp)))) {                          \
 			rd_remember(kind, RWC_IDX_##n, b_, nb_, g_, sp, RD_PC(sp));                \
 		} else {                                                                           \
 			const struct rwc_arg a_[] = {__VA_ARGS__};                                 \
@@ -282,7 +326,8 @@ static inline __attribute__((always_inline)) int rd_good(const struct rd_buf *b,
 	RWC_ENTRY __attribute__((flatten)) int n PARAMS                                            \
 	{                                                                                          \
 		const struct rd_buf b_[] = {RD_UNPAREN BUFS};                                      \
-		int h_ = rd_hit(kind, RWC_IDX_##n, b_, sizeof b_ / sizeof b_[0], (uintptr_t)RWC_CALLER_SP()); \
+		int h_ = rd_hit(&rd_memo[kind][0], RWC_IDX_##n, b_, sizeof b_ / sizeof b_[0],      \
+				(uintptr_t)RWC_CALLER_SP());                                       \
 		void *real_;                                                                       \
 		if (RWC_LIKELY(h_ == RD_GOOD) &&                                                   \
 		    RWC_LIKELY(real_ = __atomic_load_n(&rwc_real_ptr[RWC_IDX_##n], __ATOMIC_ACQUIRE))) \
