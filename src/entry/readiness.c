@@ -42,10 +42,10 @@
  *             heap buffer is not a global: fastbounds.h).
  * Anything else takes the fast path and the checks (N_more); a good call
  * there is remembered when it is one of the two that missed last (struct
- * rd_missed), so that three or more calls taking turns do not pay for
- * remembering each other.  SEQ is odd while the entry is written: a signal handler's call
- * that interrupts the write neither trusts nor writes it, and a read that
- * a handler's write interrupted sees SEQ changed. */
+ * rd_missed): three or more calls taking turns do not pay for remembering
+ * each other.  SEQ is odd while an entry is written: a signal handler's
+ * call that interrupts the write neither trusts nor writes it, and a read
+ * that a handler's write interrupted sees SEQ changed. */
 #define RD_MAXB 4
 enum rd_mode { RD_NONE, RD_STACK, RD_FRAMES, RD_BELOW, RD_HEAP };
 struct rd_call {
@@ -83,21 +83,6 @@ struct rd_buf {
 	size_t n;
 	unsigned need;
 };
-
-/* The span [lo, hi) of a call's buffers (lo >= hi: none). */
-static inline __attribute__((always_inline)) void rd_span(const struct rd_buf *b, unsigned nb, uintptr_t *lo,
-							  uintptr_t *hi)
-{
-	*lo = UINTPTR_MAX, *hi = 0;
-	for (unsigned i = 0; i < nb; i++) {
-		uintptr_t a = (uintptr_t)b[i].p;
-
-		if (a && b[i].n) {
-			*lo = a < *lo ? a : *lo;
-			*hi = a + b[i].n > *hi ? a + b[i].n : *hi;
-		}
-	}
-}
 
 /* The heap check's fast look at each buffer of B. */
 static inline __attribute__((always_inline)) int rd_heap(const struct rd_buf *b, unsigned nb)
@@ -164,16 +149,10 @@ static inline __attribute__((always_inline)) int rd_hit(const struct rd_memo *m,
 static inline __attribute__((always_inline)) int rd_known(const struct rd_memo *m, unsigned entry,
 							  const struct rd_buf *b, unsigned nb, uintptr_t sp)
 {
-	switch (rd_hit(m, entry, b, nb, sp)) {
-	case RD_GOOD:
-		return 1;
-	case RD_ASK_HEAP:
-		return rd_heap(b, nb);
-	case RD_ASK_STACK:
-		return rd_stack(b, nb, sp, (uintptr_t)RD_PC(sp));
-	default:
-		return 0;
-	}
+	int h = rd_hit(m, entry, b, nb, sp);
+
+	return h == RD_GOOD || (h == RD_ASK_HEAP && rd_heap(b, nb)) ||
+	       (h == RD_ASK_STACK && rd_stack(b, nb, sp, (uintptr_t)RD_PC(sp)));
 }
 
 /* [a, hi) lies in a frame or variable the stack check cached for the call
@@ -266,12 +245,16 @@ static void rd_remember(int kind, unsigned entry, const struct rd_buf *b, unsign
 	struct rd_missed *ms = &rd_missed[kind];
 	unsigned on = rwc_bounds_on();
 	struct rd_call c = {.key = RD_KEY(entry, on), .gen = g, .sp = (uintptr_t)sp, .pc = (uintptr_t)pc};
-	uintptr_t lo, hi;
+	uintptr_t lo = UINTPTR_MAX, hi = 0; /* the span of the buffers (none: lo >= hi) */
 	int mode;
 
 	if (!rd_missed_before(ms, entry, b))
 		return; /* the first miss of this call: it may be taking turns */
-	rd_span(b, nb, &lo, &hi);
+	for (unsigned i = 0; i < nb; i++)
+		if (b[i].p && b[i].n) {
+			lo = (uintptr_t)b[i].p < lo ? (uintptr_t)b[i].p : lo;
+			hi = (uintptr_t)b[i].p + b[i].n > hi ? (uintptr_t)b[i].p + b[i].n : hi;
+		}
 	mode = rd_mode(b, nb, on, (uintptr_t)sp, (uintptr_t)pc, lo, hi);
 	if (mode < 0 || (mode == RD_BELOW && (on & RWC_CHECK_HEAP) && !rwc_hm_span_prep(lo, hi - 1, &c.heap)))
 		return; /* two leaves: never clear */
