@@ -70,11 +70,59 @@ static inline int rwc_hm_nothing_below(uintptr_t a)
 /* 1 when rwc_hm_nothing_below() holds for every address of [LO, LAST]:
  * within one leaf, the lowest start is above LAST (so above every address
  * below it) and LO is past the reach of the leaf below (so every address
- * above it is too). */
+ * above it is too).  One look at the leaf. */
 static inline int rwc_hm_nothing_below_span(uintptr_t lo, uintptr_t last)
 {
-	return (lo >> RWC_HM_LEAF_SHIFT) == (last >> RWC_HM_LEAF_SHIFT) && rwc_hm_nothing_below(lo) &&
-	       rwc_hm_nothing_below(last);
+	size_t i = lo >> RWC_HM_LEAF_SHIFT;
+	const struct rwc_hm_leaf *l;
+
+	if (i != last >> RWC_HM_LEAF_SHIFT)
+		return 0;
+	if (i >= RWC_HM_LEAVES)
+		return 1;
+	l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE);
+	if (l && last >= __atomic_load_n(&l->lowest, __ATOMIC_ACQUIRE))
+		return 0;
+	return (lo & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >= RWC_HM_SEARCH || i == 0 ||
+	       !__atomic_load_n(&rwc_hm_top[i - 1], __ATOMIC_ACQUIRE);
+}
+
+/* rwc_hm_nothing_below_span(lo, last) for a span asked about again and
+ * again, split in what LO and LAST alone decide (rwc_hm_span_prep: 0
+ * when the span lies in two leaves, where the answer is always no) and
+ * the loads that answer it each time (rwc_hm_span_clear): the span's
+ * leaf (none past the leaves: always yes), its lowest start, and the
+ * leaf below when LO is within its search's reach. */
+struct rwc_hm_span {
+	struct rwc_hm_leaf *const *leaf, *const *below;
+	uintptr_t last;
+};
+
+static inline int rwc_hm_span_prep(uintptr_t lo, uintptr_t last, struct rwc_hm_span *s)
+{
+	size_t i = lo >> RWC_HM_LEAF_SHIFT;
+
+	*s = (struct rwc_hm_span){NULL, NULL, last};
+	if (i != last >> RWC_HM_LEAF_SHIFT)
+		return 0;
+	if (i < RWC_HM_LEAVES) {
+		s->leaf = &rwc_hm_top[i];
+		if ((lo & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) < RWC_HM_SEARCH && i > 0)
+			s->below = &rwc_hm_top[i - 1];
+	}
+	return 1;
+}
+
+static inline int rwc_hm_span_clear(const struct rwc_hm_span *s)
+{
+	const struct rwc_hm_leaf *l;
+
+	if (!s->leaf)
+		return 1;
+	l = __atomic_load_n(s->leaf, __ATOMIC_ACQUIRE);
+	if (l && s->last >= __atomic_load_n(&l->lowest, __ATOMIC_ACQUIRE))
+		return 0;
+	return !s->below || !__atomic_load_n(s->below, __ATOMIC_ACQUIRE);
 }
 
 /* Records the block at P (from malloc & co.) as live, allocated at the

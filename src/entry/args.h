@@ -37,16 +37,16 @@
 	RWC_MEM("addrlen", (addr) ? (const void *)(alen) : NULL, sizeof(socklen_t), RWC_RW), \
 	RWC_LENP(nm, addr, alen, RWC_W)
 
-/* The full checks of the arguments of entry point N (FDV its descriptor,
- * or NOFD 1 when it has none); returns FAILED from the entry point when
- * the action is efault and a check failed. */
-#define RWC_ARGS_SLOW_(l_, n, failed, fdv, nofd)                                 \
+/* The full checks of the arguments L_ of entry point N (FDV its
+ * descriptor, or NOFD 1 when it has none), for the call made at PC with
+ * the caller's stack pointer SP; returns FAILED from the function it is
+ * in when the action is efault and a check failed. */
+#define RWC_ARGS_SLOW_AT_(l_, n, failed, fdv, nofd, sp, pc)                     \
 	do {                                                                    \
 		struct rwc_call c_ = {.name = #n, .entry = RWC_IDX_##n,         \
 			.shape = RWC_SHAPE_ARGS, .fd = (fdv), .no_fd = (nofd),  \
 			.args = l_, .nargs = sizeof l_ / sizeof l_[0],          \
-			.caller = __builtin_return_address(0),                  \
-			.caller_sp = RWC_CALLER_SP()};                          \
+			.caller = (pc), .caller_sp = (sp)};                     \
 		if (RWC_UNLIKELY(rwc_enter(&c_)))                               \
 			return failed;                                          \
 	} while (0)
@@ -56,20 +56,9 @@
 		const struct rwc_arg a_[] = {__VA_ARGS__};                      \
 		if (!RWC_LIKELY(rwc_fast_args(a_, sizeof a_ / sizeof a_[0],    \
 					      RWC_CALLER_SP(), __builtin_return_address(0)))) \
-			RWC_ARGS_SLOW_(a_, n, failed, fdv, nofd);               \
+			RWC_ARGS_SLOW_AT_(a_, n, failed, fdv, nofd, RWC_CALLER_SP(), \
+					  __builtin_return_address(0));         \
 	} while (0)
-/* The same with the fast path written out (FAST: RWC_GOOD of each
- * buffer): the list is built only when it fails. */
-#define RWC_ARGS_IF_(fast, n, failed, fdv, nofd, ...)                           \
-	do {                                                                    \
-		if (!RWC_LIKELY(fast)) {                                        \
-			const struct rwc_arg a_[] = {__VA_ARGS__};              \
-			RWC_ARGS_SLOW_(a_, n, failed, fdv, nofd);               \
-		}                                                               \
-	} while (0)
-/* A buffer the fast path knows good, or none (NULL, no bytes). */
-#define RWC_GOOD(p, len, nd) (!(p) || (len) == 0 ||                                  \
-	(rwc_fast_buf(p, len, nd) && rwc_bounds_fast(p, len, RWC_CALLER_SP(), __builtin_return_address(0))))
 #define RWC_ARGS_FD(n, failed, fdv, ...) RWC_ARGS_CHECK_(n, failed, fdv, 0, __VA_ARGS__)
 #define RWC_ARGS_NOFD(n, failed, ...) RWC_ARGS_CHECK_(n, failed, -1, 1, __VA_ARGS__)
 
