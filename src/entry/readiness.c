@@ -89,7 +89,7 @@ static inline __attribute__((always_inline)) int rd_heap(const struct rd_buf *b,
 {
 #pragma GCC unroll 4
 	for (unsigned i = 0; i < nb; i++)
-		if (b[i].p && b[i].n && !rwc_heap_quick((uintptr_t)b[i].p, b[i].n))
+		if (b[i].p && b[i].n && !rwc_heap_quick((uintptr_t)b[i].p, b[i].n, 0))
 			return 0;
 	return 1;
 }
@@ -276,7 +276,6 @@ static inline __attribute__((always_inline)) int rd_good(const struct rd_buf *b,
 	return 1;
 }
 
-
 /* Entry point N of kind KIND (PARAMS, ARGS: its parameters and their
  * names; BUFS the initializers of its struct rd_buf array) in parts.  The
  * entry jumps to the real function when rd_hit knows the call good; to
@@ -344,7 +343,6 @@ static inline __attribute__((always_inline)) int rd_good(const struct rd_buf *b,
 
 RD_ENTRY(epoll_wait, RD_EPOLL, (int epfd, struct epoll_event *events, int maxevents, int timeout),
 	 (epfd, events, maxevents, timeout), ({events, NEVENTS, RWC_W}), epfd, 0, EVENTS)
-
 RD_ENTRY(epoll_pwait, RD_EPOLL,
 	 (int epfd, struct epoll_event *events, int maxevents, int timeout, const sigset_t *sigmask),
 	 (epfd, events, maxevents, timeout, sigmask), ({events, NEVENTS, RWC_W}), epfd, 0, EVENTS)
@@ -363,7 +361,6 @@ RD_ENTRY(epoll_pwait2, RD_EPOLL,
 
 RD_ENTRY(poll, RD_POLL, (struct pollfd *fds, nfds_t nfds, int timeout), (fds, nfds, timeout),
 	 (FDS_BUF), -1, 1, FDS)
-
 RD_ENTRY(__poll_chk, RD_POLL, (struct pollfd *fds, nfds_t nfds, int timeout, size_t fdslen),
 	 (fds, nfds, timeout, fdslen), (FDS_BUF), -1, 1, FDS)
 
