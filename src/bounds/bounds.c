@@ -25,6 +25,7 @@
 #include "base/context.h"
 #include "base/real.h"
 #include "frames/dwvars.h"
+#include "frames/ownstack.h"
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
@@ -234,6 +235,21 @@ static void variable(uintptr_t p, size_t n, uintptr_t pc, struct rwc_stack_walk 
 	w->b.limit = b->hi;
 }
 
+/* variable()'s arguments, to run it on the library's own stack. */
+struct var_args {
+	uintptr_t p, pc;
+	size_t n;
+	struct rwc_stack_walk *w;
+	struct rwc_bounds *b;
+};
+
+static void variable_on(void *arg)
+{
+	struct var_args *a = arg;
+
+	variable(a->p, a->n, a->pc, a->w, a->b);
+}
+
 static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc,
 			      struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi)
 {
@@ -258,7 +274,9 @@ static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc
 	/* libdw: not in a signal handler or a vfork child, nor where its
 	 * allocations would go to another allocator (context.h) */
 	if (!__atomic_load_n(&rwc_foreign_malloc_first, __ATOMIC_ACQUIRE) && rwc_load_lock()) {
-		variable(p, n, pc, &w, b);
+		struct var_args a = {p, pc, n, &w, b};
+
+		rwc_on_own_stack(variable_on, &a); /* libdw: deep */
 		rwc_load_unlock();
 	}
 	pr = in_frame(p, n, b, blo, bhi);

@@ -15,6 +15,7 @@
 
 #include "bounds/elfobjs.h"
 #include "base/context.h"
+#include "frames/ownstack.h"
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
@@ -205,6 +206,11 @@ static const char *reaches(const struct gmod *m, long i, uintptr_t hi)
 	return (size_t)i + 1 < m->n && m->obj[i + 1].lo < hi ? m->obj[i + 1].name : NULL;
 }
 
+static void load_on(void *d)
+{
+	load(d);
+}
+
 enum rwc_problem rwc_glob_check(uintptr_t a, size_t n, struct rwc_bounds *b, uintptr_t *bad_lo,
 				uintptr_t *bad_hi)
 {
@@ -215,7 +221,7 @@ enum rwc_problem rwc_glob_check(uintptr_t a, size_t n, struct rwc_bounds *b, uin
 	int r = locate(a, &d, &m, &i);
 
 	if (r == 0 && rwc_load_lock()) {
-		load(&d);
+		rwc_on_own_stack(load_on, &d);
 		rwc_elf_load_end();
 		rwc_load_unlock();
 		r = locate(a, &d, &m, &i);

@@ -29,6 +29,7 @@
 #include "report/suppress.h"
 #include "base/real.h"
 #include "frames/unwind.h"
+#include "frames/ownstack.h"
 
 #define TEXT_CAP 65536
 
@@ -146,6 +147,22 @@ static int emit(struct scratch *s, const struct rwc_call *c, const struct rwc_fi
 	return 1;
 }
 
+/* emit()'s arguments and result, to run it on the library's own stack. */
+struct emit_args {
+	struct scratch *s;
+	const struct rwc_call *c;
+	const struct rwc_finding *f;
+	struct rwc_site *site;
+	int bad;
+};
+
+static void emit_on(void *arg)
+{
+	struct emit_args *a = arg;
+
+	a->bad = emit(a->s, a->c, a->f, 1, a->site);
+}
+
 /* One report at a time.  A report made while this thread is already
  * reporting (from a signal handler), or in a vfork child, gets raw frames
  * and no placeholder: it must not wait, load libraries or allocate.  Returns 0 when
@@ -178,8 +195,14 @@ int rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 			s = NULL;
 		}
 	}
-	if (s)
-		bad = emit(s, c, f, locked && !rwc_maybe_in_handler(), site);
+	if (s && locked && !rwc_maybe_in_handler()) { /* unwinding, symbolizing: deep */
+		struct emit_args a = {s, c, f, site, 1};
+
+		rwc_on_own_stack(emit_on, &a);
+		bad = a.bad;
+	} else if (s) {
+		bad = emit(s, c, f, 0, site);
+	}
 	if (s && s != scratch_mem()) {
 		REAL(munmap)(s, sizeof *s);
 		rwc_map_changed(); /* a snapshot taken meanwhile may hold it */
