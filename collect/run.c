@@ -9,10 +9,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -96,16 +98,34 @@ static void start_child(char **argv, const char *lib, int own_group)
 	_exit(e == ENOENT ? 127 : 126);
 }
 
-static void nap(void)
+/* 50 ms between two looks at the log and the process tree, or until the
+ * command ends (PIDFD: its pidfd, -1 without one, then the whole 50 ms):
+ * a short command is not kept waiting.  A forwarded signal ends it early:
+ * fine. */
+static void nap(int pidfd)
 {
 	struct timespec ts = {0, 50L * 1000 * 1000};
+	struct pollfd p = {pidfd, POLLIN, 0};
 
-	nanosleep(&ts, NULL); /* (a forwarded signal ends it early: fine) */
+	if (pidfd < 0 || poll(&p, 1, 50) < 0)
+		nanosleep(&ts, NULL);
+}
+
+/* The command's pidfd (close-on-exec by the kernel's rule), or -1 where
+ * the kernel has none (before 5.3) or a filter refuses it. */
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
 }
 
 int run_command(char **argv, const char *lib, struct follow *fl)
 {
-	int own_group = !terminal_foreground(), st = 0;
+	int own_group = !terminal_foreground(), st = 0, pidfd;
 	struct sigaction sa;
 	pid_t pid, r;
 
@@ -131,12 +151,15 @@ int run_command(char **argv, const char *lib, struct follow *fl)
 		kill(own_group ? -pid : pid, last_signal);
 	if (fl->pt)
 		fl->pt->root = pid;
+	pidfd = open_pidfd(pid);
 	for (unsigned k = 0; (r = waitpid(pid, &st, WNOHANG)) == 0 || (r < 0 && errno == EINTR); k++) {
 		if (fl->pt && k % 2 == 0)
 			ptree_scan(fl->pt);
 		follow_scan(fl);
-		nap();
+		nap(pidfd);
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	child_pid = 0;
 	follow_scan(fl);
 	if (r < 0)
