@@ -100,6 +100,27 @@ static Dwarf *open_dwarf(const char *path, const struct dv_find *mf, uintptr_t p
 	return dw;
 }
 
+/* The table's module of F (found by find_phdr), or NULL. */
+static struct rwc_dwmod *known(const struct dv_find *f)
+{
+	for (int i = 0; i < nmods; i++)
+		if (mods[i].bias == f->bias && mods[i].name == f->name)
+			return &mods[i];
+	return NULL;
+}
+
+int rwc_dwmod_nothing(uintptr_t pc)
+{
+	struct dv_find f = {pc - 1, 0, NULL, NULL, 0, 0, 0};
+	const struct rwc_dwmod *m;
+
+	dl_iterate_phdr(find_phdr, &f);
+	if (!f.found)
+		return 1;
+	m = known(&f);
+	return m && !m->dw;
+}
+
 struct rwc_dwmod *rwc_dwmod_of(uintptr_t pc)
 {
 	struct dv_find f = {pc - 1, 0, NULL, NULL, 0, 0, 0};
@@ -108,9 +129,8 @@ struct rwc_dwmod *rwc_dwmod_of(uintptr_t pc)
 	dl_iterate_phdr(find_phdr, &f);
 	if (!f.found)
 		return NULL;
-	for (int i = 0; i < nmods; i++)
-		if (mods[i].bias == f.bias && mods[i].name == f.name)
-			return &mods[i];
+	if ((m = known(&f)))
+		return m;
 	if (nmods == NMOD)
 		return NULL;
 	m = &mods[nmods++];

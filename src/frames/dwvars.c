@@ -210,6 +210,7 @@ static struct dv_site *site_of(uintptr_t pc)
 {
 	struct dv_site **b = &buckets[(pc ^ (pc >> 9)) % NBUCKET], *s;
 	struct rwc_dwmod *m;
+	int hold;
 
 	for (s = *b; s; s = s->next)
 		if (s->pc == pc)
@@ -217,8 +218,12 @@ static struct dv_site *site_of(uintptr_t pc)
 	if (nsites >= MAXSITES)
 		return NULL;
 	/* what libdw and the own heap map now stays out of the program's
-	 * holes (a later bad call into a hole must not land in it) */
-	rwc_keepout_begin();
+	 * holes (a later bad call into a hole must not land in it); a site
+	 * without DWARF to read (most of a distribution's binaries) maps
+	 * nothing new but its own record */
+	hold = !rwc_dwmod_nothing(pc);
+	if (hold)
+		rwc_keepout_begin();
 	if ((s = calloc(1, sizeof *s))) {
 		s->pc = pc;
 		m = rwc_dwmod_of(pc);
@@ -228,7 +233,8 @@ static struct dv_site *site_of(uintptr_t pc)
 		*b = s;
 		nsites++;
 	}
-	rwc_keepout_end();
+	if (hold)
+		rwc_keepout_end();
 	return s;
 }
 

@@ -9,6 +9,7 @@
 #define FAN 512u        /* entries of a directory */
 #define LEAF_WORDS 16u  /* 512 pages x 2 bits */
 #define LEVELS 3        /* directories above the leaves */
+#define PAIRS 0x5555555555555555ull /* times 2 bits: those bits for each of 32 pages */
 
 /* A directory entry: 0 nothing is good; odd: the whole granule has the
  * same bits ((ok << 1) | 1); even: the word index of the child node. */
@@ -44,12 +45,12 @@ static int64_t child(struct rwc_pagemap *m, uint64_t e, int leaf)
 	}
 	m->used += words;
 	if (leaf) {
-		uint64_t w = 0;
-		if (e & 1) /* uniform: replicate the 2 bits */
-			for (unsigned j = 0; j < 32; j++)
-				w |= ((e >> 1) & 3) << (2 * j);
+		uint64_t w = e & 1 ? ((e >> 1) & 3) * PAIRS : 0; /* uniform: its 2 bits for every page */
+
 		for (unsigned j = 0; j < LEAF_WORDS; j++)
 			m->mem[at + j] = w;
+	} else if (e == 0) { /* the usual case: a node below an empty entry */
+		memset(&m->mem[at], 0, FAN * sizeof *m->mem);
 	} else {
 		for (unsigned j = 0; j < FAN; j++)
 			m->mem[at + j] = e;
@@ -63,10 +64,8 @@ static int set_leaf(struct rwc_pagemap *m, size_t node, uintptr_t base, uintptr_
 		    unsigned ok)
 {
 	unsigned j0 = (unsigned)((lo - base) >> m->shift), j1 = (unsigned)((hi - base) >> m->shift);
-	uint64_t all = 0;
+	uint64_t all = (uint64_t)(ok & 3) * PAIRS;
 
-	for (unsigned j = 0; j < 32; j++)
-		all |= (uint64_t)(ok & 3) << (2 * j);
 	for (unsigned w = j0 / 32; w <= (j1 - 1) / 32; w++) {
 		unsigned a = w == j0 / 32 ? j0 % 32 : 0, b = w == (j1 - 1) / 32 ? (j1 - 1) % 32 + 1 : 32;
 		uint64_t mask = b - a == 32 ? ~(uint64_t)0 : (((uint64_t)1 << (2 * (b - a))) - 1) << (2 * a);
@@ -89,8 +88,13 @@ static int set_dir(struct rwc_pagemap *m, int level, size_t node, uintptr_t base
 		uintptr_t sub_hi = hi < e ? hi : e;
 		uint64_t *ent = &m->mem[node + i];
 
-		if (at == s && sub_hi == e) {
-			*ent = uniform(ok);
+		if (at == s && sub_hi == e) { /* a run of whole granules (inside this node) */
+			size_t k = (size_t)((hi - at) >> gs);
+			uint64_t u = uniform(ok);
+
+			for (size_t j = 0; j < k; j++)
+				ent[j] = u;
+			sub_hi = at + ((uintptr_t)k << gs);
 		} else {
 			if (*ent == 0 || (*ent & 1)) {
 				int64_t c = child(m, *ent, level == 1);
