@@ -3,11 +3,15 @@
  * site's DWARF lookup, loading libunwind and libdw, unwinding and
  * symbolizing a report -- must not run on the program's stack.
  * "victim_smallstack SIZE CASE good|bad": CASE stack (a stack variable),
- * heap (a block), global; SIZE in bytes.  It prints "site FUNCTION LINE"
+ * heap (a block), global, on a thread of SIZE bytes of stack; or altstack:
+ * a stack variable read in a signal handler on a sigaltstack of SIZE bytes
+ * (after a read outside it: the program's own lazy binding of read is
+ * done, as in a program that did I/O before the signal).  It prints "site FUNCTION LINE"
  * before the call and "result R" after it. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +21,7 @@ static int zfd;
 static int bad;
 static const char *which;
 static char gbuf[32];
+static volatile int in_sig;
 
 static __attribute__((noinline)) ssize_t c_stack(void)
 {
@@ -27,7 +32,7 @@ static __attribute__((noinline)) ssize_t c_stack(void)
 	memset(rest, 0, sizeof rest);
 	printf("site %s %d\n", __func__, __LINE__ + 2);
 	fflush(stdout);
-	r = read(zfd, name, bad ? 48 : sizeof name);
+	r = read(zfd, name, !bad ? sizeof name : in_sig ? 200 : 48); /* (in a handler: past the frame) */
 	__asm__ volatile("" : : "r"(name), "r"(rest) : "memory");
 	return r;
 }
@@ -55,6 +60,32 @@ static __attribute__((noinline)) ssize_t c_global(void)
 	return r;
 }
 
+static volatile ssize_t in_handler = -2;
+
+static void handler(int sig)
+{
+	(void)sig;
+	in_sig = 1;
+	in_handler = c_stack();
+}
+
+/* The handler on a sigaltstack of SIZE bytes. */
+static int on_altstack(size_t size)
+{
+	stack_t st = {.ss_sp = malloc(size), .ss_size = size};
+	struct sigaction sa;
+	char warm[4];
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler;
+	sa.sa_flags = SA_ONSTACK;
+	if (!st.ss_sp || sigaltstack(&st, NULL) || sigaction(SIGUSR1, &sa, NULL) || read(zfd, warm, sizeof warm) < 0)
+		return 3;
+	raise(SIGUSR1);
+	printf("result %zd\n", in_handler);
+	return 0;
+}
+
 static void *thread(void *arg)
 {
 	ssize_t r = !strcmp(which, "stack") ? c_stack() : !strcmp(which, "heap") ? c_heap() : c_global();
@@ -75,6 +106,8 @@ int main(int argc, char **argv)
 	which = argv[2];
 	bad = !strcmp(argv[3], "bad");
 	zfd = open("/dev/null", O_RDONLY); /* the bad calls write nothing */
+	if (!strcmp(which, "altstack"))
+		return on_altstack(strtoul(argv[1], NULL, 0));
 	pthread_attr_init(&at);
 	e = pthread_attr_setstacksize(&at, strtoul(argv[1], NULL, 0));
 	if (!e)

@@ -15,6 +15,7 @@
 
 #include "base/fmt.h"
 #include "base/knobs.h"
+#include "base/ownmem.h"
 #include "base/real.h"
 
 int rwc_log_expand(const char *tmpl, pid_t pid, char *out, size_t cap)
@@ -140,27 +141,66 @@ static const char *errno_text(int e)
 	}
 }
 
-void rwc_log_write(const char *buf, size_t len)
-{
-	char path[PATH_MAX];
-	int fd, e;
+/* RWCHECK_LOG's path for this process, expanded once per process id
+ * (not on the stack: a report may be made on a signal handler's small
+ * sigaltstack).  Threads that expand it at once write the same bytes. */
+static char log_path[PATH_MAX];
+static pid_t log_path_pid;
 
-	if (!rwc_knobs.log[0]) {
-		to_stderr(buf, len);
+static const char *log_path_now(void)
+{
+	pid_t pid = getpid();
+
+	if (__atomic_load_n(&log_path_pid, __ATOMIC_ACQUIRE) == pid)
+		return log_path;
+	if (rwc_log_expand(rwc_knobs.log, pid, log_path, sizeof log_path) != 0)
+		return NULL;
+	__atomic_store_n(&log_path_pid, pid, __ATOMIC_RELEASE);
+	return log_path;
+}
+
+static void log_failed(const char *path, int e, const char *buf, size_t len);
+
+/* BUF to the file at PATH (NULL: too long), or to stderr saying why not. */
+static void log_to(const char *path, const char *buf, size_t len)
+{
+	int fd;
+
+	if (!path) {
+		log_failed(rwc_knobs.log, ENAMETOOLONG, buf, len);
 		return;
 	}
-	if (rwc_log_expand(rwc_knobs.log, getpid(), path, sizeof path) != 0) {
-		e = ENAMETOOLONG;
-	} else {
-		fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
-		if (fd >= 0) {
-			write_all(fd, buf, len);
-			close(fd);
-			return;
-		}
-		e = errno;
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd >= 0) {
+		write_all(fd, buf, len);
+		close(fd);
+		return;
 	}
-	/* A report must never be lost silently: say so on stderr. */
+	log_failed(path, errno, buf, len);
+}
+
+/* A vfork child shares the parent's memory: its path on its own stack. */
+static __attribute__((noinline)) void log_vfork_child(const char *buf, size_t len)
+{
+	char path[PATH_MAX];
+
+	log_to(rwc_log_expand(rwc_knobs.log, getpid(), path, sizeof path) ? NULL : path, buf, len);
+}
+
+void rwc_log_write(const char *buf, size_t len)
+{
+	if (!rwc_knobs.log[0])
+		to_stderr(buf, len);
+	else if (rwc_in_vfork_child())
+		log_vfork_child(buf, len);
+	else
+		log_to(log_path_now(), buf, len);
+}
+
+/* A report must never be lost silently: say so on stderr (out of line:
+ * its buffer is not on the stack of every report). */
+static __attribute__((noinline)) void log_failed(const char *path, int e, const char *buf, size_t len)
+{
 	{
 		char note[1024]; /* (a long path is cut short) */
 		struct rwc_fmt f;

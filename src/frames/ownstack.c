@@ -85,6 +85,16 @@ int rwc_on_own_stack_now(void)
 	return __atomic_load_n(&stack_state, __ATOMIC_ACQUIRE) == 2 && sp >= lo && sp - lo < OWN_STACK;
 }
 
+void rwc_run_on_stack(void (*fn)(void *), void *arg, void *top)
+{
+#ifdef HAVE_SWITCH
+	rwc_call_on_stack(fn, arg, top);
+#else
+	(void)top;
+	fn(arg);
+#endif
+}
+
 void rwc_on_own_stack(void (*fn)(void *), void *arg)
 {
 #ifdef HAVE_SWITCH

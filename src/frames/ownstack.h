@@ -18,6 +18,11 @@ void rwc_ownstack_prepare(void);
  * (the switch's CFI leads back to the caller's frame). */
 void rwc_on_own_stack(void (*fn)(void *), void *arg);
 
+/* FN(ARG) with the stack pointer at TOP (16-byte aligned; the caller's
+ * memory below it), where the switch is known (x86_64, aarch64); else in
+ * place.  Signal-safe. */
+void rwc_run_on_stack(void (*fn)(void *), void *arg, void *top);
+
 /* Whether SP lies on the own stack (tests). */
 int rwc_on_own_stack_now(void);
 

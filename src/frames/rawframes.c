@@ -36,7 +36,7 @@ static int place(const struct rwc_map_entry *e, void *arg)
 void rwc_raw_modules(struct rwc_frame *fr, int n)
 {
 	struct ctx c = {fr, n};
-	char buf[2048];
+	char buf[1024]; /* (a longer line's path is cut short; a handler's stack may be small) */
 	int fd = rwc_map_open();
 
 	if (fd < 0)

@@ -112,7 +112,7 @@ static int feed_entry(const struct rwc_map_entry *e, void *arg)
 /* Authoritative verdict with descriptions, from a fresh parse. */
 static int parse_verdict(int fd, struct rwc_verdict *v)
 {
-	char buf[2048];
+	char buf[1024]; /* (a longer line's path is cut short; a handler's stack may be small) */
 
 	if (lseek(fd, 0, SEEK_SET) != 0)
 		return -1;

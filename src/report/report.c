@@ -153,15 +153,21 @@ struct emit_args {
 	const struct rwc_call *c;
 	const struct rwc_finding *f;
 	struct rwc_site *site;
-	int bad;
+	int symbolize, bad;
 };
 
 static void emit_on(void *arg)
 {
 	struct emit_args *a = arg;
 
-	a->bad = emit(a->s, a->c, a->f, 1, a->site);
+	a->bad = emit(a->s, a->c, a->f, a->symbolize, a->site);
 }
+
+/* A report without the lock (a signal handler, a vfork child, while the
+ * library maps its memory) gets fresh memory: the scratch and, above it,
+ * a stack of its own -- a handler's sigaltstack may have a few KiB left. */
+#define SAFE_STACK (32u << 10)
+#define SAFE_SIZE (((sizeof(struct scratch) + 4095) & ~(size_t)4095) + SAFE_STACK)
 
 /* One report at a time.  A report made while this thread is already
  * reporting (from a signal handler), or in a vfork child, gets raw frames
@@ -189,22 +195,26 @@ int rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 	held = locked ? hold_gap(f, &held_at) : 0;
 	s = locked ? scratch_mem() : NULL;
 	if (!s) {
-		s = REAL(mmap)(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		s = REAL(mmap)(NULL, SAFE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (s == MAP_FAILED) {
 			rwc_log_warning("no memory for a report of a bad call to", c->name);
 			s = NULL;
 		}
 	}
-	if (s && locked && !rwc_maybe_in_handler()) { /* unwinding, symbolizing: deep */
-		struct emit_args a = {s, c, f, site, 1};
+	if (s) {
+		/* unwinding and symbolizing are deep, and a handler's sigaltstack
+		 * may have a few KiB left: on the library's stack (the lock's), or
+		 * on the fresh memory's own */
+		struct emit_args a = {s, c, f, site, locked && !rwc_maybe_in_handler(), 1};
 
-		rwc_on_own_stack(emit_on, &a);
+		if (locked)
+			rwc_on_own_stack(emit_on, &a);
+		else
+			rwc_run_on_stack(emit_on, &a, (char *)s + SAFE_SIZE);
 		bad = a.bad;
-	} else if (s) {
-		bad = emit(s, c, f, 0, site);
 	}
 	if (s && s != scratch_mem()) {
-		REAL(munmap)(s, sizeof *s);
+		REAL(munmap)(s, SAFE_SIZE);
 		rwc_map_changed(); /* a snapshot taken meanwhile may hold it */
 	}
 	if (held)
