@@ -109,18 +109,6 @@ static struct rwc_dwmod *known(const struct dv_find *f)
 	return NULL;
 }
 
-int rwc_dwmod_nothing(uintptr_t pc)
-{
-	struct dv_find f = {pc - 1, 0, NULL, NULL, 0, 0, 0};
-	const struct rwc_dwmod *m;
-
-	dl_iterate_phdr(find_phdr, &f);
-	if (!f.found)
-		return 1;
-	m = known(&f);
-	return m && !m->dw;
-}
-
 struct rwc_dwmod *rwc_dwmod_of(uintptr_t pc)
 {
 	struct dv_find f = {pc - 1, 0, NULL, NULL, 0, 0, 0};

@@ -27,10 +27,6 @@ struct rwc_dwmod {
  * is full. */
 struct rwc_dwmod *rwc_dwmod_of(uintptr_t pc);
 
-/* 1 when PC is in no module, or in one already known to have no DWARF:
- * a look up would load and map nothing.  Opens nothing. */
-int rwc_dwmod_nothing(uintptr_t pc);
-
 /* 1 once after the loader removed a module since the last call: the
  * caller forgets what it keeps by address, then calls rwc_dwmods_drop(). */
 int rwc_dwmods_unloaded(void);

@@ -217,17 +217,19 @@ static struct dv_site *site_of(uintptr_t pc)
 			return s;
 	if (nsites >= MAXSITES)
 		return NULL;
-	/* what libdw and the own heap map now stays out of the program's
-	 * holes (a later bad call into a hole must not land in it); a site
-	 * without DWARF to read (most of a distribution's binaries) maps
-	 * nothing new but its own record */
-	hold = !rwc_dwmod_nothing(pc);
+	/* The module's DWARF, opened at its first pc (dwmods.c holds the
+	 * program's holes while it maps the file; a file without DWARF --
+	 * most of a distribution's binaries -- is only read with pread).
+	 * What libdw and the own heap map while reading this site's
+	 * variables stays out of the holes too (a later bad call into a hole
+	 * must not land in it). */
+	m = rwc_dwmod_of(pc);
+	hold = m && m->dw;
 	if (hold)
 		rwc_keepout_begin();
 	if ((s = calloc(1, sizeof *s))) {
 		s->pc = pc;
-		m = rwc_dwmod_of(pc);
-		if (m && m->dw && pc - 1 >= m->bias && (L || (L = rwc_dwlib())))
+		if (hold && pc - 1 >= m->bias && (L || (L = rwc_dwlib())))
 			collect(s, m->dw, (Dwarf_Addr)(pc - 1 - m->bias)); /* inside the call */
 		s->next = *b;
 		*b = s;
