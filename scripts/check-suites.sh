@@ -106,9 +106,12 @@ run_mode() {
 }
 
 # reports DIR: one line per distinct report in DIR/json (call, problem, object,
-# first frames), with how many processes had it.
+# first frames), with how many processes had it; the reports KNOWN suppresses
+# left out (the wrapper applies suppressions itself: the per-process logs
+# keep every report, so the collector filters them again here).
 reports() {
-	python3 "$HERE/suites-reports.py" "$1"/json/rwcheck.*.json 2>/dev/null
+	"$BUILDDIR/rwcheck-collect" --format=json --every --suppressions="$KNOWN" --out=/dev/stdout "$1/json" 2>/dev/null |
+		python3 "$HERE/suites-reports.py" -
 }
 
 mmss() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """suites-reports.py: rwcheck's JSON logs (one object per line) given as
-arguments -> one line per distinct report (call, problem, object, first
+arguments ("-": standard input, e.g. rwcheck-collect --format=json's
+output) -> one line per distinct report (call, problem, object, first
 frames) with the number of processes and calls that had it, most first."""
 import json
 import sys
@@ -30,7 +31,7 @@ def main():
     seen = {}
     for path in sys.argv[1:]:
         try:
-            lines = open(path, errors="replace").read().splitlines()
+            lines = (sys.stdin if path == "-" else open(path, errors="replace")).read().splitlines()
         except OSError:
             continue
         for line in lines:

@@ -103,6 +103,8 @@ static void block_sites(struct rwc_bounds *b)
  * (a freed mmapped chunk, an arena heap trimmed), which no interposed call
  * shows the map view, so a view that calls it readable may be stale.  The
  * fast path (FULL 0) leaves it to the full check: UNKNOWN. */
+static size_t freed_plausible(uintptr_t p, size_t usable);
+
 static size_t freed_usable(uintptr_t p, int full)
 {
 	uintptr_t word;
@@ -116,7 +118,23 @@ static size_t freed_usable(uintptr_t p, int full)
 		return 0;
 	r = REAL(syscall)(SYS_process_vm_readv, (long)REAL(syscall)(SYS_getpid), &here, 1L, &there, 1L, 0L);
 	errno = e;
-	return r == (long)sizeof word ? rwc_chunk_usable(word) : 0;
+	return r == (long)sizeof word ? freed_plausible(p, rwc_chunk_usable(word)) : 0;
+}
+
+/* USABLE bytes at P, read from a freed block's header, if they can be a
+ * block: the block and its header wholly mapped and readable now.  A freed
+ * mark outlives the block when glibc gives its memory back (an mmapped
+ * chunk, a trimmed arena heap); a mapping made there since may hold any
+ * word where the header was -- python's test_socket found one reading
+ * 4 GiB, so a buffer of the new mapping was called a use-after-free.
+ * (A full check: asks the map view.)  0: no block. */
+static size_t freed_plausible(uintptr_t p, size_t usable)
+{
+	struct rwc_verdict v;
+
+	if (!usable || usable > ((size_t)1 << 40) || p - RWC_CHUNK_HDR > UINTPTR_MAX - RWC_CHUNK_HDR - usable)
+		return 0;
+	return rwc_map_verdict(p - RWC_CHUNK_HDR, usable + RWC_CHUNK_HDR, RWC_NEED_READ, &v) == RWC_OK ? usable : 0;
 }
 
 __thread uintptr_t rwc_hblock[RWC_HBLOCKS] __attribute__((tls_model("initial-exec")));
