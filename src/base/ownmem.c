@@ -121,7 +121,7 @@ static int map_now(void)
 	size_t pg = getauxval(AT_PAGESZ);
 	size_t wipe = (sizeof(struct rwc_perproc) + pg - 1) & ~(pg - 1);
 	struct rwc_perproc *pp = &fallback;
-	char *p = map(wipe + RWC_OWN_SNAP_SIZE + RWC_OWN_REPORT_SIZE + RWC_OWN_GLOBALS_SIZE);
+	char *p = map(wipe + RWC_OWN_SNAP_SIZE + RWC_OWN_REPORT_SIZE + RWC_OWN_GLOBALS_SIZE + RWC_OWN_STACK_SIZE);
 	int s = READY;
 
 	if (p == MAP_FAILED) { /* (a tight ulimit -v) the per-process pages alone */
@@ -135,6 +135,7 @@ static int map_now(void)
 		rwc_own_parts[RWC_OWN_SNAP] = p + wipe;
 		rwc_own_parts[RWC_OWN_REPORT] = p + wipe + RWC_OWN_SNAP_SIZE;
 		rwc_own_parts[RWC_OWN_GLOBALS] = p + wipe + RWC_OWN_SNAP_SIZE + RWC_OWN_REPORT_SIZE;
+		rwc_own_parts[RWC_OWN_STACK] = p + wipe + RWC_OWN_SNAP_SIZE + RWC_OWN_REPORT_SIZE + RWC_OWN_GLOBALS_SIZE;
 	}
 	__atomic_store_n(&rwc_perproc, pp, __ATOMIC_RELEASE);
 	return s;

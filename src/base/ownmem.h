@@ -1,6 +1,6 @@
 /* ownmem.h: the library's own memory (perproc.h's per-process state in
  * wipe-on-fork pages, the snapshots, the report scratch, the globals'
- * objects), mapped at its
+ * objects, the library's stack), mapped at its
  * first need instead of in the constructor: a process that never makes a
  * checked call or a hole (most short-lived processes of a build) never
  * pays for it.  Its first need is the first check that reads the map, the
@@ -22,11 +22,13 @@ enum rwc_own_part {
 	RWC_OWN_SNAP,   /* snapshot.c: two snapshots and the maps scan buffer */
 	RWC_OWN_REPORT, /* report.c: the report scratch */
 	RWC_OWN_GLOBALS, /* elfobjs.c: the modules' objects, and room to read them */
+	RWC_OWN_STACK,  /* frames/ownstack.c: the stack of the library's deep work */
 	RWC_OWN_NPARTS
 };
 #define RWC_OWN_SNAP_SIZE ((size_t)0x1491000)
 #define RWC_OWN_REPORT_SIZE ((size_t)0x50000)
 #define RWC_OWN_GLOBALS_SIZE ((size_t)0x400000)
+#define RWC_OWN_STACK_SIZE ((size_t)0x100000)
 
 /* Where each part starts once the memory is mapped (rwc_ownmem_get()
  * returned 1, or rwc_ownmem_ready()); NULL before, and for good where it

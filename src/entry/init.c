@@ -18,7 +18,6 @@
 #include "base/guard.h"
 #include "bounds/heapmap.h"
 #include "bounds/sites.h"
-#include "frames/ownstack.h"
 #include "bounds/quarantine.h"
 #include "base/knobs.h"
 #include "base/log.h"
@@ -85,8 +84,7 @@ __attribute__((constructor)) static void rwc_init(void)
 	if (want)
 		rwc_malloc_trace_prepare();
 	rwc_depth--;
-	rwc_ownstack_prepare(); /* before the program can unmap holes */
-	/* the heap's side tables, likewise */
+	/* the heap's side tables, mapped before the program can unmap holes */
 	if (__atomic_load_n(&rwc_hm_origins, __ATOMIC_RELAXED))
 		rwc_sites_prepare();
 	if (__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED))

@@ -1,4 +1,5 @@
-/* ownstack.c: the library's own stack (ownstack.h) and the switch onto it:
+/* ownstack.c: the switch onto the library's own stack (ownstack.h; its
+ * memory a part of the library's own, base/ownmem.h):
  * a function in assembly per architecture that keeps the caller's stack
  * pointer in its frame-pointer register, moves to the new stack, calls
  * fn(arg) and comes back.  Elsewhere FN runs where it is. */
@@ -7,12 +8,9 @@
 #include <stdint.h>
 
 #include "frames/ownstack.h"
-#include "mapview/ownmap.h"
+#include "base/ownmem.h"
 
-#define OWN_STACK (1u << 20)
-
-static void *stack_lo;
-static int stack_state;
+#define OWN_STACK RWC_OWN_STACK_SIZE
 
 #if defined(__x86_64__) || defined(__aarch64__)
 #define HAVE_SWITCH 1
@@ -72,17 +70,12 @@ __asm__(".text\n"
 	".size rwc_call_on_stack, .-rwc_call_on_stack\n");
 #endif
 
-void rwc_ownstack_prepare(void)
-{
-	rwc_own_map_once(&stack_lo, &stack_state, OWN_STACK);
-}
-
 int rwc_on_own_stack_now(void)
 {
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-	uintptr_t lo = (uintptr_t)__atomic_load_n(&stack_lo, __ATOMIC_ACQUIRE);
+	uintptr_t lo = (uintptr_t)rwc_ownmem_part(RWC_OWN_STACK);
 
-	return __atomic_load_n(&stack_state, __ATOMIC_ACQUIRE) == 2 && sp >= lo && sp - lo < OWN_STACK;
+	return lo && sp >= lo && sp - lo < OWN_STACK;
 }
 
 void rwc_run_on_stack(void (*fn)(void *), void *arg, void *top)
@@ -98,8 +91,10 @@ void rwc_run_on_stack(void (*fn)(void *), void *arg, void *top)
 void rwc_on_own_stack(void (*fn)(void *), void *arg)
 {
 #ifdef HAVE_SWITCH
-	if (__atomic_load_n(&stack_state, __ATOMIC_ACQUIRE) == 2 && !rwc_on_own_stack_now()) {
-		rwc_call_on_stack(fn, arg, (char *)stack_lo + OWN_STACK);
+	char *lo = rwc_ownmem_part(RWC_OWN_STACK);
+
+	if (lo && !rwc_on_own_stack_now()) {
+		rwc_call_on_stack(fn, arg, lo + OWN_STACK);
 		return;
 	}
 #endif
