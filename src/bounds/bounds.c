@@ -1,13 +1,12 @@
 /* bounds.c: the heap and stack checks (see bounds.h): finds what holds a
  * buffer (heapmap.h, stackwalk.h, globals.h) and asks the pure verdicts
  * (checks.h); and where a fortified call's buffer lies when its count runs
- * past the compiler's size.  Allocates nothing, takes no lock: async-
- * signal-safe. */
+ * past the compiler's size.  Async-signal-safe (libdw only under the
+ * library lock, which a handler does not take). */
 #include "config.h"
 
 #include "bounds/bounds.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
 #include <sys/syscall.h>
@@ -94,17 +93,26 @@ static void block_sites(struct rwc_bounds *b)
 	}
 }
 
-/* RWC_OK, RWC_HEAP_OVERFLOW or RWC_USE_AFTER_FREE (what holds the buffer
- * in B, the bad bytes [*BLO, *BHI)); in the fast path (FULL 0) also
- * HEAP_UNSURE.  Blocks are judged by the bytes the program asked for. */
+/* USABLE bytes at P, read from a freed block's header, if they can be a
+ * block: it and its header wholly mapped and readable now (asks the map
+ * view).  A freed mark outlives its block when glibc gives the memory
+ * back; a mapping made there since may hold any word where the header was
+ * (python's test_socket: 4 GiB, a false use-after-free).  0: no block. */
+static size_t freed_plausible(uintptr_t p, size_t usable)
+{
+	struct rwc_verdict v;
+
+	if (!usable || usable > ((size_t)1 << 40) || p - RWC_CHUNK_HDR > UINTPTR_MAX - RWC_CHUNK_HDR - usable)
+		return 0;
+	return rwc_map_verdict(p - RWC_CHUNK_HDR, usable + RWC_CHUNK_HDR, RWC_NEED_READ, &v) == RWC_OK ? usable : 0;
+}
+
 /* The usable bytes of the freed block at P, read from its header with
  * the kernel's help (process_vm_readv on this process: a fault is an
  * error, not a signal): glibc gives freed memory back with its own munmap
  * (a freed mmapped chunk, an arena heap trimmed), which no interposed call
  * shows the map view, so a view that calls it readable may be stale.  The
  * fast path (FULL 0) leaves it to the full check: UNKNOWN. */
-static size_t freed_plausible(uintptr_t p, size_t usable);
-
 static size_t freed_usable(uintptr_t p, int full)
 {
 	uintptr_t word;
@@ -121,22 +129,6 @@ static size_t freed_usable(uintptr_t p, int full)
 	return r == (long)sizeof word ? freed_plausible(p, rwc_chunk_usable(word)) : 0;
 }
 
-/* USABLE bytes at P, read from a freed block's header, if they can be a
- * block: the block and its header wholly mapped and readable now.  A freed
- * mark outlives the block when glibc gives its memory back (an mmapped
- * chunk, a trimmed arena heap); a mapping made there since may hold any
- * word where the header was -- python's test_socket found one reading
- * 4 GiB, so a buffer of the new mapping was called a use-after-free.
- * (A full check: asks the map view.)  0: no block. */
-static size_t freed_plausible(uintptr_t p, size_t usable)
-{
-	struct rwc_verdict v;
-
-	if (!usable || usable > ((size_t)1 << 40) || p - RWC_CHUNK_HDR > UINTPTR_MAX - RWC_CHUNK_HDR - usable)
-		return 0;
-	return rwc_map_verdict(p - RWC_CHUNK_HDR, usable + RWC_CHUNK_HDR, RWC_NEED_READ, &v) == RWC_OK ? usable : 0;
-}
-
 __thread uintptr_t rwc_hblock[RWC_HBLOCKS] __attribute__((tls_model("initial-exec")));
 static TLS unsigned hblock_next;
 
@@ -149,6 +141,9 @@ static void hblock_note(uintptr_t l)
 	rwc_hblock[hblock_next++ % RWC_HBLOCKS] = l;
 }
 
+/* RWC_OK, RWC_HEAP_OVERFLOW or RWC_USE_AFTER_FREE (what holds the buffer
+ * in B, the bad bytes [*BLO, *BHI)); in the fast path (FULL 0) also
+ * HEAP_UNSURE.  Blocks are judged by the bytes the program asked for. */
 static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi, int full)
 {
 	uintptr_t live, freed = 0;
@@ -219,16 +214,6 @@ static void remember(uintptr_t pc, uintptr_t sp0, const struct rwc_bounds *b, co
 	filling = 0;
 }
 
-/* The frame or variable holding the buffer is known here: B (kind
- * RWC_HOLDER_FRAME: lo = its sp, hi = its CFA, limit = its first save slot
- * at or above the buffer, or its CFA; or RWC_HOLDER_VARIABLE, limit = hi),
- * pc and index (0: the caller of the I/O call).  What a good verdict
- * caches is [B->lo, B->limit). */
-static enum rwc_problem in_frame(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi)
-{
-	return rwc_stack_verdict(p, n, b, blo, bhi);
-}
-
 /* When DWARF names the variable that holds P (dwvars.h), B becomes it and
  * the walk's bounds (cached by remember()) the variable's.  A parameter
  * passed in memory lies above the cfa of its own frame (index - 1): in
@@ -253,18 +238,16 @@ static void variable(uintptr_t p, size_t n, uintptr_t pc, struct rwc_stack_walk 
 	w->b.limit = b->hi;
 }
 
-/* variable()'s arguments, to run it on the library's own stack. */
+/* variable() on the library's own stack (libdw is deep): its arguments. */
 struct var_args {
 	uintptr_t p, pc;
 	size_t n;
 	struct rwc_stack_walk *w;
 	struct rwc_bounds *b;
 };
-
 static void variable_on(void *arg)
 {
 	struct var_args *a = arg;
-
 	variable(a->p, a->n, a->pc, a->w, a->b);
 }
 
@@ -294,10 +277,13 @@ static enum rwc_problem stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc
 	if (!__atomic_load_n(&rwc_foreign_malloc_first, __ATOMIC_ACQUIRE) && rwc_load_lock()) {
 		struct var_args a = {p, pc, n, &w, b};
 
-		rwc_on_own_stack(variable_on, &a); /* libdw: deep */
+		rwc_on_own_stack(variable_on, &a);
 		rwc_load_unlock();
 	}
-	pr = in_frame(p, n, b, blo, bhi);
+	/* B holds the buffer (RWC_HOLDER_FRAME: lo its sp, hi its CFA, limit
+	 * its first save slot at or above the buffer, or its CFA; or
+	 * RWC_HOLDER_VARIABLE, limit = hi); a good verdict caches [lo, limit) */
+	pr = rwc_stack_verdict(p, n, b, blo, bhi);
 	if (pr == RWC_OK && w.nchain >= 0)
 		remember(pc, sp0, b, &w);
 	return pr;
