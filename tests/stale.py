@@ -1,5 +1,6 @@
 """The map view stays right when the map changes: memory that went away
-(munmap, raw SYS_munmap, mprotect, raw SYS_mprotect, free of a large block (with the default quarantine its range stays reserved: use-after-free),
+(munmap, raw SYS_munmap, mprotect, raw SYS_mprotect, free of a large block
+(with the default quarantine its range stays reserved: use-after-free),
 dlclose) is reported; memory that appeared or became accessible behind the
 library's back (raw mmap, inline-asm syscalls, malloc's own mmap and brk,
 mremap, dlopen, thread stacks) never gives a false report."""
