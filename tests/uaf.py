@@ -2,7 +2,11 @@
 allocated and, freed, where it was freed (sites on by default); the
 quarantine (RWCHECK_QUARANTINE) holds freed blocks back from reuse, so a
 read or write into one is a use-after-free, also for a large (mmapped)
-block and for the old block of a realloc that moved.
+block and for the old block of a realloc that moved.  A large block the
+quarantine would not hold keeps its range reserved (PROT_NONE) once
+freed, up to 64 blocks and 1 GiB, oldest out first: a use of it is a
+use-after-free too, and many large frees leave the reserved address
+space, the mappings and RSS flat.
 
 tests/victim_uaf.c, one case per run: the bad call uses a freed block and
 gives exactly one report (call, problem, bad bytes, caller's file:line,
@@ -98,6 +102,18 @@ for case, call in (("small_read", "read"), ("small_write", "write"), ("large_rea
         ok("moved 1" in r.stdout, "%s: the block moved" % case, r.describe())
     clean(case, env=env)
 
+# Large blocks with the default quarantine (512 KiB: holds none of
+# them): their ranges reserved, PROT_NONE.  The results are those
+# without the library (a read into the freed range fails with EFAULT).
+for case, call in (("large_read", "read"), ("large_write", "write"), ("huge_read", "read"),
+                   ("large_realloc_read", "read"), ("large_realloc_write", "write")):
+    r = uaf(case, call)
+    if case.startswith("large_realloc"):
+        ok("moved 1" in r.stdout, "%s: the block moved" % case, r.describe())
+    if case.endswith("read"):
+        ok(r.results == ["result -1 14"], "%s: EFAULT, as without the library" % case, r.describe())
+    clean(case)
+
 # Counted in frees: 20 frees after it (across the per-thread claims of
 # ring slots), a block was freed 21 frees ago.
 uaf("aged", "read", ago=21)
@@ -107,11 +123,57 @@ clean("aged")
 r = Run([PROG, "unrecorded", "good"])
 ok(r.status == 0 and "again 1" in r.stdout and not r.reports,
    "a block the library did not see allocated is not held: glibc hands it out again at once", r.describe())
-# A block larger than a quarter of the quarantine is not held: unmapped at once.
-r = Run([PROG, "large_write", "bad"], env={"RWCHECK_QUARANTINE": "600000"})
-check_report(r, "RWCHECK_QUARANTINE=600000 large_write bad", "write", "buf-unmapped", first=0, last=9)
-r = Run([PROG, "large_write", "bad"])
-check_report(r, "default quarantine (512 KiB) large_write bad", "write", "buf-unmapped", first=0, last=9)
+# A block larger than a quarter of the quarantine is not held: its range
+# is reserved instead.
+uaf("large_write", "write", env={"RWCHECK_QUARANTINE": "600000"})
+# Without the heap check, no block is recorded nor reserved: unmapped at once.
+r = Run([PROG, "large_write", "bad"], env={"RWCHECK_CHECKS": "-heap"})
+check_report(r, "RWCHECK_CHECKS=-heap large_write bad", "write", "buf-unmapped", first=0, last=9)
+
+# Many large frees: at most 64 reservations, the oldest given back to
+# glibc (which unmaps them); the reserved bytes, the mappings and RSS stay
+# flat from 200 frees to 400; a fork child goes on with the inherited ones.
+def nums(r, what):
+    m = re.search(r"^%s ([\d ]+)$" % what, r.stdout, re.M)
+    return [int(x) for x in m.group(1).split()] if m else [0, 0, 0]
+
+
+MIB = 1 << 20
+r = clean("many_large")
+res, mp, rss = nums(r, "reserved"), nums(r, "mappings"), nums(r, "rss")
+ok(60 * MIB <= res[1] - res[0] <= 64 * (MIB + 4096),
+   "many_large: 64 freed 1 MiB blocks reserved after 200 frees (%d bytes)" % (res[1] - res[0]), r.stdout)
+ok(res[2] == res[1] and mp[2] <= mp[1] + 2,
+   "many_large: 200 more frees reserve nothing more (%d -> %d bytes, %d -> %d mappings)" %
+   (res[1], res[2], mp[1], mp[2]), r.stdout)
+ok(rss[2] - rss[1] < 2048, "many_large: RSS flat (%d -> %d KiB)" % (rss[1], rss[2]), r.stdout)
+ok("child status 0" in r.stdout, "many_large: a fork child frees 100 more with the inherited reservations",
+   r.stdout)
+uaf("many_large", "write")
+r = clean("many_large", env={"RWCHECK_QUARANTINE": "0"})
+res = nums(r, "reserved")
+ok(res[1] == res[0] == res[2], "RWCHECK_QUARANTINE=0: nothing reserved", r.stdout)
+
+# The budget: 40 freed blocks of 64 MiB, at most 1 GiB reserved.
+r = clean("budget")
+res = nums(r, "reserved")
+ok(900 * MIB <= res[1] - res[0] <= 1024 * MIB,
+   "budget: 40 x 64 MiB freed, %d MiB reserved (at most 1 GiB)" % ((res[1] - res[0]) // MIB), r.stdout)
+uaf("budget", "write")
+
+# A freed block's range unmapped and mapped again by the program: its
+# memory, never reported nor taken back when the reservations move on.
+r = clean("remapped")
+ok("remapped 1 intact 1" in r.stdout, "remapped: the program's new mapping is left intact", r.describe())
+r = Run([PROG, "remapped", "bad"])
+ok(r.status == 0 and not r.reports and "intact 1" in r.stdout, "remapped bad: no report", r.describe())
+
+# Threads freeing large blocks while others read into theirs.
+clean("large_threads")
+r = Run([PROG, "large_threads", "bad"])
+ok(r.status == 0 and len(r.reports) == 1 and r.reports[0].get("problem") == "use-after-free",
+   "large_threads bad: after 4 threads x 300 large malloc/read/write/free, one report: the real one",
+   r.describe())
 
 # Freed, held, given back, handed out again: only the new owner's block.
 r = clean("reused")
@@ -148,8 +210,9 @@ uaf("small_write", "write", env=Q0, ago=False)
 r = Run([PROG, "small_write", "bad"], env=Q0)
 ok(r.reports and "freed_ago" not in r.reports[0].get("region", {}),
    "RWCHECK_QUARANTINE=0: no count of frees (no quarantine holds it)", r.describe())
-r = Run([PROG, "large_write", "bad"], env=Q0)
-check_report(r, "RWCHECK_QUARANTINE=0 large_write bad", "write", "buf-unmapped", first=0, last=9)
+for case, call in (("large_write", "write"), ("large_read", "read")):
+    r = Run([PROG, case, "bad"], env=Q0)
+    check_report(r, "RWCHECK_QUARANTINE=0 %s bad" % case, call, "buf-unmapped", first=0, last=9)
 # RWCHECK_HEAP_ORIGINS=0: no sites.
 r = Run([PROG, "small_write", "bad"], env={"RWCHECK_HEAP_ORIGINS": "0"})
 ok(r.reports and r.reports[0].get("problem") == "use-after-free" and

@@ -11,10 +11,12 @@
 #pragma GCC optimize("O0") /* the build's CFLAGS come after ours */
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -91,6 +93,188 @@ static NOINLINE void c_aligned_write(void)
 	if (posix_memalign(&r, 64, 300) == 0)
 		free(r);
 	free(q);
+}
+
+/* ---- large (mmapped) blocks: kept reserved once freed (bigfree.h) */
+
+/* A block of 100 MiB, freed, then used 80 MiB in (past the heap map's
+ * 64 MiB search for a block start). */
+static NOINLINE void c_huge_read(void)
+{
+	char *p, *q = malloc(100);
+
+	AT("alloc"); p = malloc(100 << 20);
+	memset(p + (80 << 20), 'x', 10);
+	printf("block %p\n", (void *)p);
+	AT("free"); free(p);
+	io(0, p + (80 << 20), q);
+	free(q);
+}
+
+/* The end of the mapping of the mmapped block P (glibc's chunk header). */
+static char *chunk_end(char *p)
+{
+	return p - 16 + (((size_t *)p)[-1] & ~(size_t)7);
+}
+
+/* A large block grown by realloc, a page mapped after it so that it
+ * must move (mremap cannot grow it in place). */
+static NOINLINE void big_moved(int wr)
+{
+	char *p, *q;
+	void *g;
+
+	AT("alloc"); p = malloc(200000);
+	memset(p, 'x', 200000);
+	g = mmap(chunk_end(p), 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	printf("block %p\n", (void *)p);
+	AT("free"); q = realloc(p, 400000);
+	printf("moved %d\n", p != q);
+	io(wr, p, q);
+	free(q);
+	if (g != MAP_FAILED)
+		munmap(g, 4096);
+}
+
+static void c_large_realloc_read(void) { big_moved(0); }
+static void c_large_realloc_write(void) { big_moved(1); }
+
+/* Bytes of anonymous PROT_NONE mappings (reserved address space) and
+ * the number of mappings, from /proc/self/maps; RSS in KiB. */
+static void maps(unsigned long *none, int *n, long *rss)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long lo, hi, ino;
+	char perm[8];
+
+	*none = 0;
+	*n = 0;
+	while (f && fgets(line, sizeof line, f)) {
+		(*n)++;
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %lu", &lo, &hi, perm, &ino) == 4 && !strcmp(perm, "---p") && !ino)
+			*none += hi - lo;
+	}
+	if (f)
+		fclose(f);
+	*rss = 0;
+	f = fopen("/proc/self/status", "r");
+	while (f && fgets(line, sizeof line, f))
+		sscanf(line, "VmRSS: %ld", rss);
+	if (f)
+		fclose(f);
+}
+
+/* N large blocks of SIZE: each filled, written out, freed. */
+static void churn_large(int n, size_t size)
+{
+	for (int i = 0; i < n; i++) {
+		char *p = malloc(size);
+
+		memset(p, 'y', size);
+		if (write(null_fd, p, 10) != 10)
+			abort();
+		free(p);
+	}
+}
+
+/* 200, then 200 more 1 MiB blocks freed (more than the 64 reservations):
+ * the reserved address space, the mappings and RSS stay flat; a fork
+ * child goes on with the inherited reservations. */
+static NOINLINE void c_many_large(void)
+{
+	unsigned long none[3];
+	int n[3], st = -1;
+	long rss[3];
+	pid_t pid;
+
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024); /* no dynamic threshold: all mmapped */
+	maps(&none[0], &n[0], &rss[0]);
+	churn_large(200, 1 << 20);
+	maps(&none[1], &n[1], &rss[1]);
+	churn_large(200, 1 << 20);
+	maps(&none[2], &n[2], &rss[2]);
+	printf("reserved %lu %lu %lu\nmappings %d %d %d\nrss %ld %ld %ld\n", none[0], none[1], none[2], n[0], n[1],
+	       n[2], rss[0], rss[1], rss[2]);
+	if ((pid = fork()) == 0) {
+		churn_large(100, 1 << 20);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	printf("child status %d\n", st);
+	ret = 0;
+	if (bad)
+		freed(1, 1 << 20);
+}
+
+/* 40 blocks of 64 MiB freed: at most the budget (1 GiB) stays reserved. */
+static NOINLINE void c_budget(void)
+{
+	unsigned long none[2];
+	int n[2];
+	long rss[2];
+
+	maps(&none[0], &n[0], &rss[0]);
+	for (int i = 0; i < 40; i++) {
+		char *p = malloc(64 << 20);
+
+		p[0] = 'z';
+		free(p);
+	}
+	maps(&none[1], &n[1], &rss[1]);
+	printf("reserved %lu %lu\n", none[0], none[1]);
+	ret = 0;
+	if (bad)
+		freed(1, 64 << 20);
+}
+
+/* A freed large block's range unmapped and mapped again by the program
+ * itself: its memory, never reported, never taken back by the library
+ * (70 more large frees push every reservation out). */
+static NOINLINE void c_remapped(void)
+{
+	char *p = malloc(1 << 20), *lo = p - 16, *m;
+	size_t len = (size_t)(chunk_end(p) - lo);
+
+	free(p);
+	munmap(lo, len);
+	m = mmap(lo, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0); /* a hint: free now */
+	memset(m, 'r', len);
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	churn_large(70, 1 << 20);
+	printf("remapped %d intact %d\n", m == lo, m == lo && m[0] == 'r' && m[len - 1] == 'r');
+	ret = write(null_fd, p, 10);
+	munmap(m, len);
+}
+
+/* Threads freeing large blocks while others read into theirs. */
+static void *churn_big(void *arg)
+{
+	unsigned seed = (unsigned)(size_t)arg;
+
+	for (int i = 0; i < 300; i++) {
+		size_t n = (256 << 10) + rand_r(&seed) % (768 << 10);
+		char *p = malloc(n);
+
+		if (read(zero_fd, p, n) != (ssize_t)n || write(null_fd, p, n) != (ssize_t)n)
+			abort();
+		free(p);
+	}
+	return NULL;
+}
+
+static NOINLINE void c_large_threads(void)
+{
+	pthread_t t[4];
+
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	for (size_t i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, churn_big, (void *)(i + 1));
+	for (size_t i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	ret = 0;
+	if (bad)
+		freed(0, 1 << 20);
 }
 
 /* Blocks glibc gave without the library's wrappers (as from another
@@ -192,7 +376,8 @@ static NOINLINE void c_fork(void)
 static const struct victim_case cases[] = {
 	VCASE(small_read), VCASE(small_write), VCASE(large_read), VCASE(large_write), VCASE(realloc_read),
 	VCASE(realloc_write), VCASE(reused), VCASE(threads), VCASE(fork), VCASE(aligned_write),
-	VCASE(unrecorded), VCASE(aged),
+	VCASE(unrecorded), VCASE(aged), VCASE(huge_read), VCASE(large_realloc_read), VCASE(large_realloc_write),
+	VCASE(many_large), VCASE(budget), VCASE(remapped), VCASE(large_threads),
 };
 
 int main(int argc, char **argv)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "mapview/tcache.h"
+#include "bounds/bigfree.h"
 #include "bounds/chunk.h"
 #include "bounds/heapmap.h"
 #include "bounds/quarantine.h"
@@ -152,6 +153,10 @@ static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uin
 	enum rwc_problem pr;
 
 	b->kind = RWC_HOLDER_NONE;
+	if (rwc_big_any() && !full && rwc_big_maybe(p))
+		return HEAP_UNSURE; /* perhaps in a reserved freed large block */
+	if (rwc_big_any() && full && (pr = rwc_big_verdict(p, n, b, blo, bhi)) != RWC_OK)
+		return pr;
 	if (rwc_hm_nothing_below(p))
 		return RWC_OK;
 	live = rwc_hm_prev(p, 0, 0);

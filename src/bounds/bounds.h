@@ -10,6 +10,7 @@
 
 #include "base/checks.h"
 #include "base/knobs.h"
+#include "bounds/bigfree.h"
 #include "bounds/heapmap.h"
 #include "frames/stackwalk.h"
 
@@ -85,6 +86,14 @@ extern __thread uintptr_t rwc_hblock[RWC_HBLOCKS] __attribute__((tls_model("init
  * frame starts there), PC the return address into it.  The inline front
  * of it is rwc_bounds_fast (fastbounds.h). */
 int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc);
+
+/* 1 when P may lie in a freed large block kept reserved (bigfree.h):
+ * its pages unreadable, yet the heap check's use-after-free is the
+ * finding, even where the map's bad bytes start as early. */
+static inline int rwc_bounds_freed_big(uintptr_t p)
+{
+	return (rwc_bounds_on() & RWC_CHECK_HEAP) && rwc_big_maybe(p);
+}
 
 /* The full check: RWC_OK, or the problem with what holds the buffer in B
  * and the bad bytes [*bad_lo, *bad_hi). */

@@ -202,10 +202,10 @@ void rwc_hm_freed(uintptr_t p, int mark, uint32_t free_site)
 	/* The live bit goes first: another thread may be handed this block
 	 * again as soon as it is free. */
 	__atomic_fetch_and(&l->live[g / 64], ~(1ull << (g % 64)), __ATOMIC_RELEASE);
-	if (mark) {
+	if (mark || free_site)
 		note_free_site(l, g, free_site);
+	if (mark)
 		set_freed_bit(l, g);
-	}
 }
 
 int rwc_hm_hold(uintptr_t p, uint32_t free_site)

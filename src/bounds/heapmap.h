@@ -135,8 +135,9 @@ static inline void rwc_hm_live(uintptr_t p, uint32_t site)
 {
 	rwc_hm_live_req(p, site, SIZE_MAX, 0);
 }
-/* Records that the block at P is being freed at site FREE_SITE; MARK:
- * remember it as a freed block (not for blocks whose memory is unmapped). */
+/* Records that the block at P is being freed at site FREE_SITE (0: the
+ * site word stays as it is unless MARK); MARK: remember it as a freed
+ * block (not for blocks whose memory is unmapped). */
 void rwc_hm_freed(uintptr_t p, int mark, uint32_t free_site);
 /* When a live block starts at P: records it freed at FREE_SITE and
  * remembered as a freed block, and returns 1 (the quarantine may hold

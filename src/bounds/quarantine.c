@@ -70,21 +70,48 @@ static inline unsigned long claim(void)
 	return i;
 }
 
-void *rwc_q_put(void *p, size_t size)
+/* rwc_q_put, and the free's number in *NUM (0: none taken). */
+static void *put_num(void *p, size_t size, unsigned long *num)
 {
 	void **r = get_ring(), *old;
 	unsigned long i;
 	long delta;
 
+	*num = 0;
 	if (!r)
 		return p;
 	i = claim();
+	*num = i + 1;
 	old = __atomic_exchange_n(&r[i & (len - 1)], p, __ATOMIC_ACQ_REL);
 	/* one add for both, P in and OLD out; none when they weigh the same */
 	delta = (long)size - (old ? (long)rwc_q_chunk_size((uintptr_t)old) : 0);
 	if (delta)
 		__atomic_fetch_add(&rwc_q_held, delta, __ATOMIC_RELAXED);
 	return old;
+}
+
+void *rwc_q_put(void *p, size_t size)
+{
+	unsigned long num;
+
+	return put_num(p, size, &num);
+}
+
+void *rwc_q_tick(unsigned long *num)
+{
+	return put_num(NULL, 0, num);
+}
+
+/* The number the next free would take, as far as this thread can tell:
+ * its next claimed slot while no other claim came after its own (one
+ * thread: exact); else the tail. */
+unsigned long rwc_q_now(void)
+{
+	unsigned long t = __atomic_load_n(&tail, __ATOMIC_ACQUIRE);
+
+	if (end == t && next < end)
+		t = next;
+	return t;
 }
 
 void *rwc_q_take_slow(void)
@@ -120,11 +147,7 @@ unsigned long rwc_q_age(uintptr_t p)
 
 	if (!p || __atomic_load_n(&ring_state, __ATOMIC_ACQUIRE) != 2)
 		return 0;
-	/* counted from this thread's next slot while no other claim came
-	 * after its own (one thread: exact); else from the tail */
-	t = __atomic_load_n(&tail, __ATOMIC_ACQUIRE);
-	if (end == t && next < end)
-		t = next;
+	t = rwc_q_now();
 	for (size_t k = 0; k < len; k++)
 		if ((uintptr_t)__atomic_load_n(&ring[k], __ATOMIC_RELAXED) == p)
 			return ((t - 1 - k) & (len - 1)) + 1;

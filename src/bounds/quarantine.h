@@ -45,6 +45,14 @@ static inline size_t rwc_q_chunk_size(uintptr_t p)
  * older turn of the ring left in P's slot, or P itself when the ring
  * cannot hold it; NULL for none. */
 void *rwc_q_put(void *p, size_t size);
+/* A free the quarantine does not hold (a reserved large block,
+ * bigfree.h) counted all the same: it takes the next number (*NUM, 1 +
+ * the free's number; 0: none, the ring is not mapped) and its ring slot
+ * is emptied.  Returns what rwc_q_put returns: a block to give back. */
+void *rwc_q_tick(unsigned long *num);
+/* The number the next free would take: a free whose *NUM (rwc_q_tick)
+ * is N was rwc_q_now() + 1 - N frees ago. */
+unsigned long rwc_q_now(void);
 /* Maps the ring now (the constructor: before the program can make the
  * holes a later first-use mapping could land in). */
 void rwc_q_prepare(void);

@@ -56,7 +56,9 @@ static enum rwc_problem bounds_found(struct rwc_finding *f, enum rwc_problem pr,
 /* Memory the call uses as NEED says: its mapping, then the object it lies
  * in (heap block, stack variable or frame, global).  When both are bad,
  * the one whose bad bytes start first is reported: `char ans[2048]` read
- * with 65536 runs past ans long before it runs off the stack. */
+ * with 65536 runs past ans long before it runs off the stack; at a tie,
+ * the map, but for a freed block (a large one's pages are kept
+ * unreadable: bigfree.h). */
 static enum rwc_problem memn(const struct rwc_call *c, const void *p, size_t n, unsigned need,
 			     struct rwc_finding *f, const char *what, long idx)
 {
@@ -64,11 +66,13 @@ static enum rwc_problem memn(const struct rwc_call *c, const void *p, size_t n, 
 	uintptr_t lo, hi;
 
 	if ((rwc_checks & RWC_CHECK_MAPS) &&
-	    (mp = rwc_map_verdict((uintptr_t)p, n, need, &f->v)) != RWC_OK && f->v.bad_lo <= (uintptr_t)p)
+	    (mp = rwc_map_verdict((uintptr_t)p, n, need, &f->v)) != RWC_OK && f->v.bad_lo <= (uintptr_t)p &&
+	    !rwc_bounds_freed_big((uintptr_t)p))
 		return found(f, mp, p, n, what, idx);
 	pr = rwc_bounds_check((uintptr_t)p, n, (uintptr_t)c->caller_sp, (uintptr_t)c->caller,
 			      &f->bounds, &lo, &hi);
-	if (mp != RWC_OK && (pr == RWC_OK || lo >= f->v.bad_lo)) {
+	if (mp != RWC_OK &&
+	    (pr == RWC_OK || lo > f->v.bad_lo || (lo == f->v.bad_lo && pr != RWC_USE_AFTER_FREE))) {
 		f->bounds.kind = RWC_HOLDER_NONE;
 		return found(f, mp, p, n, what, idx);
 	}

@@ -3,7 +3,9 @@
  * malloc.c's wrappers), only while glibc serves and the heap check
  * records blocks, and none larger than a quarter of the limit; what
  * comes out of the quarantine goes to the real free, the view told what
- * that unmaps.  No lock, no allocation; errno kept. */
+ * that unmaps.  A block glibc mmapped that is too large to hold is
+ * reserved instead (bounds/bigfree.h): its pages PROT_NONE, its range
+ * kept from reuse.  No lock, no allocation; errno kept. */
 #ifndef RWC_FREEQ_H
 #define RWC_FREEQ_H
 
@@ -24,5 +26,10 @@ int rwc_freeq_free(void *p, uintptr_t caller);
  * reads as freed); NULL with *DONE 1 when malloc failed (P untouched).
  * *DONE 0 when this does not apply (the caller reallocs as usual). */
 void *rwc_freeq_move(void *p, size_t n, uintptr_t caller, int *done);
+
+/* After realloc(P) from CALLER gave back the mmapped block P, whose
+ * mapping was [LO, HI) (moved, or freed by realloc(P, 0)): its range is
+ * reserved again when nothing took it meanwhile (bigfree.h). */
+void rwc_freeq_moved(void *p, uintptr_t lo, uintptr_t hi, uintptr_t caller);
 
 #endif

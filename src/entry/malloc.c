@@ -156,7 +156,8 @@ static void *own_realloc(void *p, size_t n)
 }
 
 /* realloc of an mmapped block may mremap it anywhere (moved = 1).  N:
- * the bytes asked for, 0 for a free. */
+ * the bytes asked for, 0 for a free.  An mmapped block moved or freed
+ * leaves its range reserved (freeq.h). */
 static void *resize(void *p, size_t n, void *r, int m, uintptr_t lo, uintptr_t hi, uintptr_t origin)
 {
 	if (r)
@@ -164,6 +165,8 @@ static void *resize(void *p, size_t n, void *r, int m, uintptr_t lo, uintptr_t h
 	else if (p && n) /* failed: the old block stays, as it was */
 		live_req(p, SIZE_MAX, origin, REAL(realloc));
 	rwc_watch_freed(m, lo, hi, 1);
+	if (m == 1 && (r ? r != p : !n))
+		rwc_freeq_moved(p, lo, hi, origin);
 	return r;
 }
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/checks.h"
+#include "bounds/bigfree.h"
 #include "bounds/chunk.h"
 #include "mapview/mapview.h"
 #include "entry/allocrec.h"
@@ -35,14 +36,22 @@
 
 ENTRY void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	void *r = REAL(mmap)(addr, len, prot, flags, fd, off);
+	void *r;
+
+	if (flags & MAP_FIXED) /* over a reserved freed block (bigfree.h): the program's now */
+		rwc_big_forget((uintptr_t)addr, len);
+	r = REAL(mmap)(addr, len, prot, flags, fd, off);
 	rwc_watch_mmap(r, len, prot, flags);
 	return r;
 }
 
 ENTRY void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off)
 {
-	void *r = REAL(mmap64)(addr, len, prot, flags, fd, off);
+	void *r;
+
+	if (flags & MAP_FIXED) /* over a reserved freed block (bigfree.h): the program's now */
+		rwc_big_forget((uintptr_t)addr, len);
+	r = REAL(mmap64)(addr, len, prot, flags, fd, off);
 	rwc_watch_mmap(r, len, prot, flags);
 	return r;
 }
@@ -56,6 +65,7 @@ ENTRY int munmap(void *addr, size_t len)
 	int r;
 
 	BEFORE_HOLE();
+	rwc_big_forget((uintptr_t)addr, len);
 	r = REAL(munmap)(addr, len);
 	rwc_watch_munmap(addr, len, r != 0);
 	return r;
@@ -86,6 +96,9 @@ ENTRY void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 		va_end(ap);
 	}
 	BEFORE_HOLE();
+	rwc_big_forget((uintptr_t)old, old_len);
+	if (flags & MREMAP_FIXED)
+		rwc_big_forget((uintptr_t)new_addr, new_len);
 	r = REAL(mremap)(old, old_len, new_len, flags, new_addr);
 	rwc_map_changed();
 	return r;

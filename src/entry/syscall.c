@@ -15,6 +15,7 @@
 #include "entry/args.h"
 #include "entry/call.h"
 #include "base/entry_id.h"
+#include "bounds/bigfree.h"
 #include "mapview/mapview.h"
 #include "mapview/snapshot.h"
 #include "entry/mapwatch.h"
@@ -96,6 +97,27 @@ static int changes_map(long nr)
 	return 0;
 }
 
+/* A reserved freed block (bigfree.h) the call unmaps or maps over is
+ * the program's now. */
+static void forget_reserved(long nr, const long *a)
+{
+	switch (nr) {
+#ifdef SYS_mmap
+	case SYS_mmap:
+		if (a[3] & MAP_FIXED)
+			rwc_big_forget((uintptr_t)a[0], (size_t)a[1]);
+		break;
+#endif
+	case SYS_mremap:
+		if (a[3] & MREMAP_FIXED)
+			rwc_big_forget((uintptr_t)a[4], (size_t)a[2]);
+		/* fall through */
+	case SYS_munmap:
+		rwc_big_forget((uintptr_t)a[0], (size_t)a[1]);
+		break;
+	}
+}
+
 __attribute__((visibility("default"), noinline)) long syscall(long nr, ...)
 {
 	struct rwc_call c = {.caller = __builtin_return_address(0), .caller_sp = RWC_CALLER_SP()};
@@ -115,6 +137,8 @@ __attribute__((visibility("default"), noinline)) long syscall(long nr, ...)
 		return -1;
 	if (RWC_UNLIKELY(leaves_hole(nr)))
 		(void)rwc_ownmem_get(); /* before the hole: the library's memory must not land in it */
+	if (RWC_UNLIKELY(changes_map(nr)))
+		forget_reserved(nr, a);
 	r = REAL(syscall)(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	switch (nr) {
 #ifdef SYS_mmap
