@@ -44,6 +44,15 @@ for signum in TERM:15 INT:2 HUP:1; do
 	[ -n "$sp" ] && kill "$sp" 2>/dev/null
 done
 
+# ---- SIGPIPE: the reader of the wrapper's output goes first ----
+mkdir "$tmp/td"
+{ TMPDIR="$tmp/td" "$W" -- sh -c "'$B'; sleep 1; echo x >'$tmp/after'" 2>&1 >/dev/null; echo $? >"$tmp/rc"; } | head -n 1 >/dev/null
+st=$(cat "$tmp/rc")
+t "$([ "$st" = 1 ] && [ -e "$tmp/after" ] && [ -z "$(ls "$tmp/td")" ]; echo $?)" \
+	"its reader gone, the wrapper waits for the command, exits 1, cleans up (got $st, $(ls "$tmp/td"))"
+mask=$("$W" -- sed -n 's/^SigIgn:[[:space:]]*//p' /proc/self/status 2>/dev/null)
+t "$([ -n "$mask" ] && [ $((0x$mask & 0x1000)) = 0 ]; echo $?)" "the command gets SIGPIPE's default back (SigIgn $mask)"
+
 # ---- every option value and output path checked before the command ----
 for case in "--checks=+stak|--checks=+stak: expected a comma-separated list of maps, offset, count, heap, stack, global" \
 	    "--action=|--action=: expected report, efault or abort" \
