@@ -104,6 +104,17 @@ t "$(grep -q '^   *rwcheck:buf-unmapped$' "$err"; echo $?)" "--gen-suppressions=
 t "$(! grep -q 'rwcheck:buf-unmapped$' "$err"; echo $?)" "--gen-suppressions=no prints none"
 RWCHECK_GEN_SUPPRESSIONS=yes "$W" -- "$B" >/dev/null 2>"$err"; st=$?
 t "$([ $st = 1 ] && grep -q '^   *rwcheck:buf-unmapped$' "$err"; echo $?)" "RWCHECK_GEN_SUPPRESSIONS=yes (got $st)"
+lib=$("$RWC_BUILDDIR/rwcheck" --print-library)
+for v in yes all no 1 0; do
+	LD_PRELOAD="$lib" RWCHECK_GEN_SUPPRESSIONS=$v "$B" >/dev/null 2>"$err"
+	want=0; case $v in no|0) want=1 ;; esac
+	t "$(! grep -q 'warning' "$err" && grep -q 'buf-unmapped' "$err" &&
+		{ grep -q '^   *rwcheck:buf-unmapped$' "$err"; [ $? = $want ]; }; echo $?)" \
+		"the library alone takes RWCHECK_GEN_SUPPRESSIONS=$v, no warning"
+done
+RWCHECK_GEN_SUPPRESSIONS=maybe "$W" -- true >/dev/null 2>"$err"; st=$?
+t "$([ $st = 125 ] && grep -q '^rwcheck: RWCHECK_GEN_SUPPRESSIONS=maybe: expected 0 or no, 1, yes or all$' "$err"; echo $?)" \
+	"RWCHECK_GEN_SUPPRESSIONS=maybe: exit 125, the words it takes (got $st: $(cat "$err"))"
 (cd "$tmp" && "$W" --log-file=vg.%p.log -- "$B" >/dev/null 2>"$err"); st=$?
 f=$(ls "$tmp" | grep '^vg\.[0-9]*\.log$')
 t "$([ $st = 1 ] && [ -n "$f" ] && [ ! -s "$err" ] && grep -q '^rwcheck: 1 bad call' "$tmp/$f"; echo $?)" "--log-file=vg.%p.log: the reports in vg.PID.log (got $st, $f)"
