@@ -137,6 +137,9 @@ if printf 'int main(void) { return 0; }\n' | cc -fsanitize=address -x c -o "$tmp
 	"$W" -- "$tmp/asan" >/dev/null 2>"$err"; st=$?
 	t "$([ $st = 1 ] && ! grep -q 'ASan runtime does not come first' "$err" && grep -q '^rwcheck: 1 bad call from 1 call site' "$err"; echo $?)" \
 		"an ASan-built program runs under rwcheck and its bad call is reported (got $st)"
+	"$W" -- sh -c "ASAN_OPTIONS=halt_on_error=0 '$tmp/asan'" >/dev/null 2>"$err"; st=$?
+	t "$([ $st = 1 ] && ! grep -q 'ASan runtime does not come first' "$err" && grep -q '^rwcheck: 1 bad call from 1 call site' "$err"; echo $?)" \
+		"an ASan-built program whose caller sets its own ASAN_OPTIONS runs too (got $st)"
 else
 	n=$((n+1)); echo "ok $n # SKIP the compiler cannot build with -fsanitize=address"
 fi
