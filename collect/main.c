@@ -263,6 +263,8 @@ int main(int argc, char **argv)
 	fl.out = stderr;
 	if (o.outpath && !(fl.out = fopen(o.outpath, "ae"))) {
 		fprintf(stderr, "rwcheck: cannot write %s: %s\n", o.outpath, strerror(errno));
+		if (o.rmdir) /* (the wrapper's temporary directory, empty yet) */
+			remove_dir(o.dir);
 		return o.lib ? 125 : 2;
 	}
 	r.other = json_array();

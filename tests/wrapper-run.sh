@@ -54,6 +54,7 @@ mask=$("$W" -- sed -n 's/^SigIgn:[[:space:]]*//p' /proc/self/status 2>/dev/null)
 t "$([ -n "$mask" ] && [ $((0x$mask & 0x1000)) = 0 ]; echo $?)" "the command gets SIGPIPE's default back (SigIgn $mask)"
 
 # ---- every option value and output path checked before the command ----
+long=$(printf '%0300d' 0)
 for case in "--checks=+stak|--checks=+stak: expected a comma-separated list of maps, offset, count, heap, stack, global" \
 	    "--action=|--action=: expected report, efault or abort" \
 	    "--action=crash|--action=crash: expected report, efault or abort" \
@@ -64,6 +65,9 @@ for case in "--checks=+stak|--checks=+stak: expected a comma-separated list of m
 	    "--log=/nonexistent-dir/x.log|--log=/nonexistent-dir/x.log: no such directory: /nonexistent-dir" \
 	    "--log-file=/nonexistent-dir/x.%p|--log-file=/nonexistent-dir/x.*: no such directory" \
 	    "--sarif=/nonexistent-dir/x.sarif|--sarif=/nonexistent-dir/x.sarif: no such directory" \
+	    "--sarif=/proc/x.sarif|--sarif=/proc/x.sarif: cannot create that file: No such file or directory" \
+	    "--sarif=$tmp/$long.sarif|--sarif=$tmp/$long.sarif: cannot create that file: File name too long" \
+	    "--log=/proc/x.log|--log=/proc/x.log: cannot create that file: No such file or directory" \
 	    "--suppressions=/nonexistent.supp|--suppressions=/nonexistent.supp: not a readable file" \
 	    "--log-dir=/proc/x|--log-dir=/proc/x: cannot create" \
 	    "--srcroot=/nonexistent-dir|--srcroot=/nonexistent-dir: not a directory" \
@@ -71,11 +75,19 @@ for case in "--checks=+stak|--checks=+stak: expected a comma-separated list of m
 	    "--gen-suppressions=maybe|--gen-suppressions=maybe: expected no, yes or all"; do
 	opt=${case%%|*}; msg=${case#*|}
 	rm -f "$tmp/ran"
-	"$W" "$opt" -- touch "$tmp/ran" >"$out" 2>"$err"; st=$?
+	TMPDIR="$tmp/td" "$W" "$opt" -- touch "$tmp/ran" >"$out" 2>"$err"; st=$?
 	[ $st = 125 ] && [ ! -e "$tmp/ran" ] && [ "$(wc -l <"$err")" = 1 ] && grep -q "^rwcheck: $msg" "$err"
 	st2=$?
 	t $st2 "$opt: exit 125 before the command runs, one line naming it (got $st: $(head -c 200 "$err"))"
 done
+t "$([ -z "$(ls "$tmp/td")" ]; echo $?)" "no temporary directory left behind by a bad option ($(ls "$tmp/td"))"
+mkdir "$tmp/cd"
+"$RWC_BUILDDIR/rwcheck-collect" --rmdir --out=/proc/x.log --run="$("$RWC_BUILDDIR/rwcheck" --print-library)" "$tmp/cd" -- true 2>"$err"; st=$?
+t "$([ $st = 125 ] && [ ! -e "$tmp/cd" ] && grep -q '^rwcheck: cannot write /proc/x.log' "$err"; echo $?)" \
+	"the collector, its --out= not writable: 125, its temporary directory removed (got $st)"
+printf 'keep\n' >"$tmp/kept.sarif"
+"$W" --sarif="$tmp/kept.sarif" --error-exitcode=0 -- sh -c "grep -qx keep '$tmp/kept.sarif'" >"$out" 2>"$err"; st=$?
+t "$([ $st = 0 ]; echo $?)" "--sarif= to an existing file: not truncated before the command runs (got $st)"
 rm -f "$tmp/ran"
 RWCHECK_CHECKS=+stak "$W" -- touch "$tmp/ran" >"$out" 2>"$err"; st=$?
 t "$([ $st = 125 ] && [ ! -e "$tmp/ran" ] && grep -q '^rwcheck: RWCHECK_CHECKS=+stak: expected' "$err"; echo $?)" \
