@@ -114,4 +114,12 @@ json_t *supps_json(const struct supps *s);
 /* rwcheck-collect --check-supp=FILE (suppcheck.c). */
 int supp_check(const char *path);
 
+/* The wrapper's own line: "rwcheck: [warning: ]TEXT", or {"KEY": "TEXT"}
+ * when SAY_JSON (--format=json); on stderr (say.c). */
+extern int say_json;
+void say(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* rwcheck-collect [--format=F] --check-supp=FILE, [--format=F] --say=KEY
+ * TEXT... (a line each): their status; -1: not one of these modes. */
+int say_main(int argc, char **argv);
+
 #endif

@@ -6,7 +6,10 @@
  *       come; exit with its status, else --error-exitcode when bad calls
  *       were found, else 0
  *   rwcheck-collect --probe        (with the library preloaded: is it?)
- *   rwcheck-collect --check-supp=FILE   warnings about a suppressions file
+ *   rwcheck-collect [--format=F] --check-supp=FILE   warnings about a
+ *       suppressions file
+ *   rwcheck-collect [--format=F] --say=KEY TEXT...   the wrapper's own lines
+ *       (say.c: JSON objects with --format=json)
  *
  * OPTIONS: --format=text|json --quiet --every --sarif=FILE --srcroot=DIR
  * --out=FILE --error-exitcode=N --rmdir (remove DIR at the end)
@@ -102,6 +105,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	}
 	if (!o->dir || (o->lib && !o->cmd) || (strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0))
 		return -1;
+	say_json = strcmp(o->format, "json") == 0;
 	return 0;
 }
 
@@ -141,6 +145,20 @@ static void remove_dir(const char *dir)
 	if (d)
 		closedir(d);
 	rmdir(dir);
+}
+
+/* Where reports and the summary go: stderr, or --out= (NULL: it cannot be
+ * opened; the wrapper's temporary directory, empty yet, is removed). */
+static FILE *open_out(const struct opts *o)
+{
+	FILE *f = o->outpath ? fopen(o->outpath, "ae") : stderr;
+
+	if (!f) {
+		say("error", "cannot write %s: %s", o->outpath, strerror(errno));
+		if (o->rmdir)
+			remove_dir(o->dir);
+	}
+	return f;
 }
 
 static void summary_json(FILE *out, const struct run *r, size_t with, size_t without)
@@ -256,23 +274,21 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && strcmp(argv[1], "--probe") == 0)
 		return probe();
-	if (argc == 2 && strncmp(argv[1], "--check-supp=", 13) == 0)
-		return supp_check(argv[1] + 13);
+	if ((rc = say_main(argc, argv)) >= 0)
+		return rc;
+	rc = 0;
 	if (parse(argc, argv, &o) != 0)
 		return usage(), 2;
-	fl.out = stderr;
-	if (o.outpath && !(fl.out = fopen(o.outpath, "ae"))) {
-		fprintf(stderr, "rwcheck: cannot write %s: %s\n", o.outpath, strerror(errno));
+	if (!(fl.out = open_out(&o)))
 		return o.lib ? 125 : 2;
-	}
 	r.other = json_array();
 	r.reported = json_object();
 	r.suppressed = json_object();
 	if (o.supp && !(r.supps = supps_load(o.supp, 1)))
-		fprintf(stderr, "rwcheck: warning: cannot read the suppressions file %s\n", o.supp);
+		say("warning", "cannot read the suppressions file %s", o.supp);
 	fl.r = &r;
 	fl.dir = o.dir;
-	fl.json = strcmp(o.format, "json") == 0;
+	fl.json = say_json;
 	fl.quiet = o.quiet;
 	fl.every = o.every;
 	if (o.lib) {
@@ -288,7 +304,7 @@ int main(int argc, char **argv)
 	if (o.outer)
 		hand_over(&fl, o.outer);
 	if (o.sarif && sarif_write(&r, o.sarif, PACKAGE_VERSION, o.srcroot) != 0) {
-		fprintf(stderr, "rwcheck: cannot write the SARIF file %s: %s\n", o.sarif, strerror(errno));
+		say("error", "cannot write the SARIF file %s: %s", o.sarif, strerror(errno));
 		rc = 2;
 	}
 	if (fl.out != stderr)

@@ -226,7 +226,7 @@ void ptree_check_exe(const char *cmd)
 		fclose(f);
 	}
 	if (why)
-		fprintf(stderr, "rwcheck: warning: %s %s; its own calls are not checked (its children's "
-				"are), and its exit status alone decides rwcheck's\n", cmd, why);
+		say("warning", "%s %s; its own calls are not checked (its children's "
+			       "are), and its exit status alone decides rwcheck's", cmd, why);
 	free(path);
 }

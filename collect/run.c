@@ -4,8 +4,9 @@
  * command stays in the wrapper's group, so that it keeps the terminal);
  * forwards SIGINT, SIGTERM, SIGHUP and SIGQUIT to that group; follows the
  * log directory while the command runs, so that each report is printed as
- * it comes; returns the command's status as a shell gives it (128+n when
- * a signal ended it).  The signal handler only calls kill(2). */
+ * it comes; ignores SIGPIPE (the reader of its output may go first);
+ * returns the command's status as a shell gives it (128+n when a signal
+ * ended it).  The signal handler only calls kill(2). */
 #include "config.h"
 
 #include <errno.h>
@@ -27,6 +28,11 @@ static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 #define NFORWARDED (sizeof forwarded / sizeof forwarded[0])
 
 static volatile sig_atomic_t child_pid, child_group, last_signal;
+/* SIGPIPE as the wrapper found it: the wrapper ignores it (a reader of
+ * its output that goes away, `rwcheck -- cmd 2>&1 | head -1`, must not
+ * kill it while the command runs: it still waits, exits with the
+ * command's status and cleans up); the command gets it back. */
+static struct sigaction pipe_was;
 
 static void forward(int sig)
 {
@@ -88,6 +94,7 @@ static void start_child(char **argv, const char *lib, int own_group)
 
 	for (size_t i = 0; i < NFORWARDED; i++)
 		signal(forwarded[i], SIG_DFL);
+	sigaction(SIGPIPE, &pipe_was, NULL);
 	if (own_group)
 		setpgid(0, 0);
 	set_preload(lib);
@@ -134,6 +141,8 @@ int run_command(char **argv, const char *lib, struct follow *fl)
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < NFORWARDED; i++)
 		sigaction(forwarded[i], &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, &pipe_was);
 	ptree_check_exe(argv[0]);
 	fflush(NULL);
 	pid = fork();

@@ -33,8 +33,8 @@ static void check_problem(const char *path, unsigned ln, char *name)
 	for (int i = 0; sarif_rule_name(i); i++)
 		if (fnmatch(name, sarif_rule_name(i), 0) == 0)
 			return;
-	fprintf(stderr, "rwcheck: warning: %s:%u: rwcheck:%s matches no problem name "
-			"(see rwcheck(1): buf-unmapped, heap-overflow, ...)\n", path, ln, name);
+	say("warning", "%s:%u: rwcheck:%s matches no problem name "
+		       "(see rwcheck(1): buf-unmapped, heap-overflow, ...)", path, ln, name);
 }
 
 int supp_check(const char *path)
@@ -46,14 +46,14 @@ int supp_check(const char *path)
 	unsigned ln = 0;
 
 	if (!f) {
-		fprintf(stderr, "rwcheck: --suppressions=%s: cannot read it: %s\n", path, strerror(errno));
+		say("error", "--suppressions=%s: cannot read it: %s", path, strerror(errno));
 		return 2;
 	}
 	while ((n = getline(&line, &cap, f)) > 0) {
 		char *s = line;
 		ln++;
 		if (!is_text(line, (size_t)n)) {
-			fprintf(stderr, "rwcheck: warning: %s:%u: binary data: not a suppressions file\n", path, ln);
+			say("warning", "%s:%u: binary data: not a suppressions file", path, ln);
 			break;
 		}
 		while (*s == ' ' || *s == '\t')
@@ -62,7 +62,7 @@ int supp_check(const char *path)
 			check_problem(path, ln, s + 8);
 	}
 	if (ferror(f))
-		fprintf(stderr, "rwcheck: --suppressions=%s: cannot read it: %s\n", path, strerror(errno));
+		say("error", "--suppressions=%s: cannot read it: %s", path, strerror(errno));
 	free(line);
 	fclose(f);
 	supps_free(supps_load(path, 0)); /* its syntax errors, as warnings */

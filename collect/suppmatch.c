@@ -29,7 +29,7 @@ static void parse_error(unsigned line, const char *msg, void *arg)
 	const struct supps *s = arg;
 
 	if (s->count == NULL) /* (warnings only once: in --check-supp) */
-		fprintf(stderr, "rwcheck: warning: %s:%u: %s; that suppression is ignored\n", s->path, line, msg);
+		say("warning", "%s:%u: %s; that suppression is ignored", s->path, line, msg);
 }
 
 static char *slurp(const char *path, size_t *len)

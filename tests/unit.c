@@ -221,6 +221,31 @@ static void test_knobs(void)
 	   k.backtrace == 16 && k.suppress[0] == '\0', "bad values leave the defaults, good ones apply");
 }
 
+/* RWCHECK_GEN_SUPPRESSIONS takes valgrind's words too. */
+static const char *gen_value;
+static const char *gen_getenv(const char *name)
+{
+	return strcmp(name, "RWCHECK_GEN_SUPPRESSIONS") == 0 ? gen_value : NULL;
+}
+
+static void test_gen_knob(void)
+{
+	static const char *const in[] = {"0", "no", "1", "yes", "all", "maybe", "YES", ""};
+	static const int want[] = {0, 0, 1, 1, 1, 0, 0, 0}, warn[] = {0, 0, 0, 0, 0, 1, 1, 1};
+
+	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+		struct rwc_knobs k;
+		int w0 = warnings;
+
+		memset(&k, 0, sizeof k);
+		gen_value = in[i];
+		rwc_knobs_load(&k, gen_getenv, fake_warn);
+		ok(k.gen_suppressions == want[i] && warnings - w0 == warn[i],
+		   "RWCHECK_GEN_SUPPRESSIONS='%s': %d, %d warning(s) (got %d, %d)", in[i], want[i], warn[i],
+		   k.gen_suppressions, warnings - w0);
+	}
+}
+
 static void test_secure(void)
 {
 	char *env[] = {"PATH=/bin", "RWCHECK_LOG=/tmp/x", "RWCHECK_FORMATS=1", "RWCHECK_FORMAT=json", NULL};
@@ -587,6 +612,7 @@ int main(void)
 	test_parse_line();
 	test_scan();
 	test_knobs();
+	test_gen_knob();
 	test_secure();
 	test_pagemap();
 	test_fmt();

@@ -25,6 +25,20 @@ jq -se --arg b "$B" 'map(select(.problem))[0] | .exe == $b and .argv == [$b, "3"
 t $? "a report carries exe, argv and tid"
 "$W" --format=json -- true >"$out" 2>"$err"; st=$?
 t "$([ $st = 0 ] && jq -se 'length == 1 and .[0].summary.bad_calls == 0' "$err" >/dev/null 2>&1; echo $?)" "--format=json, a clean run: one summary object (got $st)"
+# The wrapper's own lines are JSON objects too: -v, a suppressions file's
+# warning, the warning about a static command.
+printf '{\n  typo\n  rwcheck:heap-overfow\n  fun:main\n}\n' >"$tmp/typo.supp"
+printf 'int main(void) { return 0; }\n' >"$tmp/st.c"
+static=true
+cc -static -o "$tmp/static" "$tmp/st.c" 2>/dev/null && static=$tmp/static
+"$W" --format=json -v --suppressions="$tmp/typo.supp" -- "$static" 2>&1 >/dev/null | jq -c . >"$out" 2>/dev/null; jst=$?
+t "$([ $jst = 0 ] && [ "$(grep -c '^{"verbose":"' "$out")" = 3 ] && grep -q '^{"verbose":"not checked: static or setuid' "$out" &&
+	grep -q '^{"warning":".*typo.supp:3: rwcheck:heap-overfow matches no problem name' "$out" &&
+	{ [ "$static" = true ] || grep -q '^{"warning":".*/static is statically linked' "$out"; }; echo $?)" \
+	"--format=json: -v, suppressions-file and static-command lines are JSON objects (jq $jst; $static)"
+"$W" -v --suppressions="$tmp/typo.supp" -- true >/dev/null 2>"$err"
+t "$(grep -q '^rwcheck: not checked: static or setuid' "$err" && grep -q '^rwcheck: warning: .*typo.supp:3: rwcheck:heap-overfow' "$err" &&
+	! grep -q '^{' "$err"; echo $?)" "--format=text: the same lines as text"
 ld=$tmp/logs
 RWCHECK_FORMAT=json RWCHECK_LOG="$ld.%p" RWCHECK_MAPS_QUERY=bogus LD_PRELOAD=$("$RWC_BUILDDIR/rwcheck" --print-library) "$B" >/dev/null 2>&1
 jq -se 'length == 2 and (.[0].warning | test("RWCHECK_MAPS_QUERY")) and .[1].problem == "buf-unmapped"' "$ld".* >/dev/null 2>&1

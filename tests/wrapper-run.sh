@@ -44,7 +44,17 @@ for signum in TERM:15 INT:2 HUP:1; do
 	[ -n "$sp" ] && kill "$sp" 2>/dev/null
 done
 
+# ---- SIGPIPE: the reader of the wrapper's output goes first ----
+mkdir "$tmp/td"
+{ TMPDIR="$tmp/td" "$W" -- sh -c "'$B'; sleep 1; echo x >'$tmp/after'" 2>&1 >/dev/null; echo $? >"$tmp/rc"; } | head -n 1 >/dev/null
+st=$(cat "$tmp/rc")
+t "$([ "$st" = 1 ] && [ -e "$tmp/after" ] && [ -z "$(ls "$tmp/td")" ]; echo $?)" \
+	"its reader gone, the wrapper waits for the command, exits 1, cleans up (got $st, $(ls "$tmp/td"))"
+mask=$("$W" -- sed -n 's/^SigIgn:[[:space:]]*//p' /proc/self/status 2>/dev/null)
+t "$([ -n "$mask" ] && [ $((0x$mask & 0x1000)) = 0 ]; echo $?)" "the command gets SIGPIPE's default back (SigIgn $mask)"
+
 # ---- every option value and output path checked before the command ----
+long=$(printf '%0300d' 0)
 for case in "--checks=+stak|--checks=+stak: expected a comma-separated list of maps, offset, count, heap, stack, global" \
 	    "--action=|--action=: expected report, efault or abort" \
 	    "--action=crash|--action=crash: expected report, efault or abort" \
@@ -55,6 +65,9 @@ for case in "--checks=+stak|--checks=+stak: expected a comma-separated list of m
 	    "--log=/nonexistent-dir/x.log|--log=/nonexistent-dir/x.log: no such directory: /nonexistent-dir" \
 	    "--log-file=/nonexistent-dir/x.%p|--log-file=/nonexistent-dir/x.*: no such directory" \
 	    "--sarif=/nonexistent-dir/x.sarif|--sarif=/nonexistent-dir/x.sarif: no such directory" \
+	    "--sarif=/proc/x.sarif|--sarif=/proc/x.sarif: cannot create that file: No such file or directory" \
+	    "--sarif=$tmp/$long.sarif|--sarif=$tmp/$long.sarif: cannot create that file: File name too long" \
+	    "--log=/proc/x.log|--log=/proc/x.log: cannot create that file: No such file or directory" \
 	    "--suppressions=/nonexistent.supp|--suppressions=/nonexistent.supp: not a readable file" \
 	    "--log-dir=/proc/x|--log-dir=/proc/x: cannot create" \
 	    "--srcroot=/nonexistent-dir|--srcroot=/nonexistent-dir: not a directory" \
@@ -62,11 +75,19 @@ for case in "--checks=+stak|--checks=+stak: expected a comma-separated list of m
 	    "--gen-suppressions=maybe|--gen-suppressions=maybe: expected no, yes or all"; do
 	opt=${case%%|*}; msg=${case#*|}
 	rm -f "$tmp/ran"
-	"$W" "$opt" -- touch "$tmp/ran" >"$out" 2>"$err"; st=$?
+	TMPDIR="$tmp/td" "$W" "$opt" -- touch "$tmp/ran" >"$out" 2>"$err"; st=$?
 	[ $st = 125 ] && [ ! -e "$tmp/ran" ] && [ "$(wc -l <"$err")" = 1 ] && grep -q "^rwcheck: $msg" "$err"
 	st2=$?
 	t $st2 "$opt: exit 125 before the command runs, one line naming it (got $st: $(head -c 200 "$err"))"
 done
+t "$([ -z "$(ls "$tmp/td")" ]; echo $?)" "no temporary directory left behind by a bad option ($(ls "$tmp/td"))"
+mkdir "$tmp/cd"
+"$RWC_BUILDDIR/rwcheck-collect" --rmdir --out=/proc/x.log --run="$("$RWC_BUILDDIR/rwcheck" --print-library)" "$tmp/cd" -- true 2>"$err"; st=$?
+t "$([ $st = 125 ] && [ ! -e "$tmp/cd" ] && grep -q '^rwcheck: cannot write /proc/x.log' "$err"; echo $?)" \
+	"the collector, its --out= not writable: 125, its temporary directory removed (got $st)"
+printf 'keep\n' >"$tmp/kept.sarif"
+"$W" --sarif="$tmp/kept.sarif" --error-exitcode=0 -- sh -c "grep -qx keep '$tmp/kept.sarif'" >"$out" 2>"$err"; st=$?
+t "$([ $st = 0 ]; echo $?)" "--sarif= to an existing file: not truncated before the command runs (got $st)"
 rm -f "$tmp/ran"
 RWCHECK_CHECKS=+stak "$W" -- touch "$tmp/ran" >"$out" 2>"$err"; st=$?
 t "$([ $st = 125 ] && [ ! -e "$tmp/ran" ] && grep -q '^rwcheck: RWCHECK_CHECKS=+stak: expected' "$err"; echo $?)" \
@@ -95,6 +116,17 @@ t "$(grep -q '^   *rwcheck:buf-unmapped$' "$err"; echo $?)" "--gen-suppressions=
 t "$(! grep -q 'rwcheck:buf-unmapped$' "$err"; echo $?)" "--gen-suppressions=no prints none"
 RWCHECK_GEN_SUPPRESSIONS=yes "$W" -- "$B" >/dev/null 2>"$err"; st=$?
 t "$([ $st = 1 ] && grep -q '^   *rwcheck:buf-unmapped$' "$err"; echo $?)" "RWCHECK_GEN_SUPPRESSIONS=yes (got $st)"
+lib=$("$RWC_BUILDDIR/rwcheck" --print-library)
+for v in yes all no 1 0; do
+	LD_PRELOAD="$lib" RWCHECK_GEN_SUPPRESSIONS=$v "$B" >/dev/null 2>"$err"
+	want=0; case $v in no|0) want=1 ;; esac
+	t "$(! grep -q 'warning' "$err" && grep -q 'buf-unmapped' "$err" &&
+		{ grep -q '^   *rwcheck:buf-unmapped$' "$err"; [ $? = $want ]; }; echo $?)" \
+		"the library alone takes RWCHECK_GEN_SUPPRESSIONS=$v, no warning"
+done
+RWCHECK_GEN_SUPPRESSIONS=maybe "$W" -- true >/dev/null 2>"$err"; st=$?
+t "$([ $st = 125 ] && grep -q '^rwcheck: RWCHECK_GEN_SUPPRESSIONS=maybe: expected 0 or no, 1, yes or all$' "$err"; echo $?)" \
+	"RWCHECK_GEN_SUPPRESSIONS=maybe: exit 125, the words it takes (got $st: $(cat "$err"))"
 (cd "$tmp" && "$W" --log-file=vg.%p.log -- "$B" >/dev/null 2>"$err"); st=$?
 f=$(ls "$tmp" | grep '^vg\.[0-9]*\.log$')
 t "$([ $st = 1 ] && [ -n "$f" ] && [ ! -s "$err" ] && grep -q '^rwcheck: 1 bad call' "$tmp/$f"; echo $?)" "--log-file=vg.%p.log: the reports in vg.PID.log (got $st, $f)"
@@ -117,6 +149,9 @@ if printf 'int main(void) { return 0; }\n' | cc -fsanitize=address -x c -o "$tmp
 	"$W" -- "$tmp/asan" >/dev/null 2>"$err"; st=$?
 	t "$([ $st = 1 ] && ! grep -q 'ASan runtime does not come first' "$err" && grep -q '^rwcheck: 1 bad call from 1 call site' "$err"; echo $?)" \
 		"an ASan-built program runs under rwcheck and its bad call is reported (got $st)"
+	"$W" -- sh -c "ASAN_OPTIONS=halt_on_error=0 '$tmp/asan'" >/dev/null 2>"$err"; st=$?
+	t "$([ $st = 1 ] && ! grep -q 'ASan runtime does not come first' "$err" && grep -q '^rwcheck: 1 bad call from 1 call site' "$err"; echo $?)" \
+		"an ASan-built program whose caller sets its own ASAN_OPTIONS runs too (got $st)"
 else
 	n=$((n+1)); echo "ok $n # SKIP the compiler cannot build with -fsanitize=address"
 fi

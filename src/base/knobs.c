@@ -16,6 +16,9 @@ static const char *const format_names[] = {"text", "json", NULL};
 static const char *const action_names[] = {"report", "efault", "abort", NULL};
 static const char *const query_names[] = {"parse", "auto", NULL};
 static const char *const trace_names[] = {"no", "yes", NULL};
+/* valgrind's words too (--gen-suppressions=no|yes|all), and their values. */
+static const char *const gen_names[] = {"0", "no", "1", "yes", "all", NULL};
+static const unsigned char gen_values[] = {0, 0, 1, 1, 1};
 
 int rwc_parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
@@ -100,8 +103,9 @@ const char *rwc_knobs_lookup(const char *const *entries, unsigned cap, const cha
 	return NULL;
 }
 
-/* The knobs that hold a number: a name from a list, or a whole number
- * from 0 to max; each with its default and what a warning says. */
+/* The knobs that hold a number: a name from a list (its index, or its
+ * entry in values), or a whole number from 0 to max; each with its
+ * default and what a warning says. */
 static const struct {
 	const char *name;
 	const char *const *names; /* NULL: a whole number from 0 to max */
@@ -109,25 +113,27 @@ static const struct {
 	int dflt;
 	size_t field;             /* offsetof(struct rwc_knobs, ...), an int */
 	const char *expected;
+	const unsigned char *values; /* NULL: a name's index */
 } scalars[] = {
 	{"RWCHECK_FORMAT", format_names, 0, RWC_FORMAT_TEXT, offsetof(struct rwc_knobs, format),
-	 "text or json"},
+	 "text or json", NULL},
 	{"RWCHECK_ACTION", action_names, 0, RWC_ACTION_REPORT, offsetof(struct rwc_knobs, action),
-	 "report, efault or abort"},
+	 "report, efault or abort", NULL},
 	{"RWCHECK_BACKTRACE", NULL, RWC_BACKTRACE_MAX, RWC_BACKTRACE_DEFAULT,
-	 offsetof(struct rwc_knobs, backtrace), "a whole number of frames from 0 to 64"},
+	 offsetof(struct rwc_knobs, backtrace), "a whole number of frames from 0 to 64", NULL},
 	{"RWCHECK_MAPS_QUERY", query_names, 0, 1, offsetof(struct rwc_knobs, maps_query),
-	 "auto or parse"},
+	 "auto or parse", NULL},
 	{"RWCHECK_DEDUP", NULL, 1, 1, offsetof(struct rwc_knobs, dedup),
-	 "1 (report each call site once per process) or 0 (every call)"},
-	{"RWCHECK_GEN_SUPPRESSIONS", NULL, 1, 0, offsetof(struct rwc_knobs, gen_suppressions), "0 or 1"},
+	 "1 (report each call site once per process) or 0 (every call)", NULL},
+	{"RWCHECK_GEN_SUPPRESSIONS", gen_names, 0, 0, offsetof(struct rwc_knobs, gen_suppressions),
+	 "0 or no, 1, yes or all", gen_values},
 	{"RWCHECK_HEAP_ORIGINS", NULL, 16, 1, offsetof(struct rwc_knobs, heap_origins),
 	 "0 (off), 1 (the call sites that allocated and freed each heap block) or up to 16 frames of "
-	 "their backtraces"},
+	 "their backtraces", NULL},
 	{"RWCHECK_TRACE_CHILDREN", trace_names, 0, 1, offsetof(struct rwc_knobs, trace_children),
-	 "yes (the processes this one starts are checked too) or no (they run without the library)"},
+	 "yes (the processes this one starts are checked too) or no (they run without the library)", NULL},
 	{"RWCHECK_QUARANTINE", NULL, RWC_QUARANTINE_MAX, RWC_QUARANTINE_DEFAULT, offsetof(struct rwc_knobs, quarantine),
-	 "a number of bytes from 0 (off) to 1073741824"},
+	 "a number of bytes from 0 (off) to 1073741824", NULL},
 };
 
 static const struct {
@@ -195,7 +201,7 @@ void rwc_knobs_load(struct rwc_knobs *k, rwc_getenv_fn get, rwc_warn_fn warn)
 			continue;
 		if (scalars[i].names ? rwc_parse_enum(v, scalars[i].names, &e) == 0
 				     : rwc_parse_uint(v, scalars[i].max, &n) == 0)
-			*field = scalars[i].names ? e : (int)n;
+			*field = !scalars[i].names ? (int)n : scalars[i].values ? scalars[i].values[e] : e;
 		else
 			warn(scalars[i].name, v, scalars[i].expected);
 	}

@@ -90,3 +90,15 @@ __attribute__((constructor)) static void rwc_init(void)
 	if (__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED))
 		rwc_q_prepare();
 }
+
+/* ASan reads this before ASAN_OPTIONS: a program built with
+ * -fsanitize=address (its runtime a shared library) accepts this library
+ * preloaded before its runtime, also when the program or a script sets
+ * its own ASAN_OPTIONS (which replaces what the wrapper put there).  The
+ * runtime's own definition is weak; a program's own, in the executable,
+ * comes first in the lookup and still wins. */
+const char *__asan_default_options(void);
+RWC_EXPORT const char *__asan_default_options(void)
+{
+	return "verify_asan_link_order=0";
+}
