@@ -55,11 +55,16 @@ struct ptree {
 		long pid;
 		int with;        /* the library is in its address space: 1,
 		                  * 0, -1 not yet known (seen once without) */
+		int from_exec;   /* told by the library's unchecked_exec record */
 		char exe[256];
 	} *v;                    /* each (pid, executable) once */
 	size_t n, cap;
 };
 void ptree_scan(struct ptree *pt);
+/* PID exec'd or spawned EXE without the library (the library's
+ * {"unchecked_exec": EXE, "pid": PID} record): counted without, however
+ * short it lived; the samples add no second entry for PID. */
+void ptree_note_exec(struct ptree *pt, long pid, const char *exe);
 /* Distinct processes seen with (WITH=1) or without the library. */
 size_t ptree_count(struct ptree *pt, int with);
 /* A warning on stderr when CMD (found in PATH) is static or setuid. */

@@ -64,7 +64,11 @@ static void line(struct follow *fl, const char *s)
 {
 	json_t *rec = s[0] == '{' ? json_loads(s, JSON_DECODE_ANY, NULL) : NULL;
 
-	if (rec && json_is_object(rec) && (json_object_get(rec, "problem") || json_object_get(rec, "repeat"))) {
+	if (rec && json_is_object(rec) && json_object_get(rec, "unchecked_exec")) {
+		if (fl->pt) /* (counted, not printed) */
+			ptree_note_exec(fl->pt, (long)json_integer_value(json_object_get(rec, "pid")),
+					str(rec, "unchecked_exec"));
+	} else if (rec && json_is_object(rec) && (json_object_get(rec, "problem") || json_object_get(rec, "repeat"))) {
 		int made = collect_record(fl->r, rec);
 		if (!fl->quiet && (made > 0 || (made == 0 && fl->every)))
 			print_report(fl, rec);

@@ -73,6 +73,25 @@ static int has_lib(long pid, const char *lib)
 	return any ? found : -1;
 }
 
+static void add(struct ptree *pt, long pid, int with, const char *exe, int from_exec)
+{
+	size_t n = strlen(exe) < sizeof pt->v->exe ? strlen(exe) : sizeof pt->v->exe - 1;
+
+	if (pt->n == pt->cap) {
+		struct proc *nv = realloc(pt->v, (pt->cap ? pt->cap * 2 : 64) * sizeof *nv);
+		if (!nv)
+			return;
+		pt->v = nv;
+		pt->cap = pt->cap ? pt->cap * 2 : 64;
+	}
+	pt->v[pt->n].pid = pid;
+	pt->v[pt->n].with = with;
+	pt->v[pt->n].from_exec = from_exec;
+	memcpy(pt->v[pt->n].exe, exe, n);
+	pt->v[pt->n].exe[n] = '\0';
+	pt->n++;
+}
+
 static void note(struct ptree *pt, long pid)
 {
 	char path[64], exe[sizeof pt->v->exe];
@@ -86,6 +105,9 @@ static void note(struct ptree *pt, long pid)
 	if (strcmp(exe, pt->self) == 0) /* the command between fork and exec */
 		return;
 	for (size_t i = 0; i < pt->n; i++)
+		if (pt->v[i].pid == pid && pt->v[i].from_exec)
+			return; /* its exec without the library was told */
+	for (size_t i = 0; i < pt->n; i++)
 		if (pt->v[i].pid == pid && strcmp(pt->v[i].exe, exe) == 0) {
 			if (pt->v[i].with == -1 && (with = has_lib(pid, pt->lib)) >= 0)
 				pt->v[i].with = with; /* seen twice: decided */
@@ -95,17 +117,15 @@ static void note(struct ptree *pt, long pid)
 		return;
 	if (with == 0) /* (maybe the loader has not mapped it yet: look again) */
 		with = -1;
-	if (pt->n == pt->cap) {
-		struct proc *nv = realloc(pt->v, (pt->cap ? pt->cap * 2 : 64) * sizeof *nv);
-		if (!nv)
-			return;
-		pt->v = nv;
-		pt->cap = pt->cap ? pt->cap * 2 : 64;
-	}
-	pt->v[pt->n].pid = pid;
-	pt->v[pt->n].with = with;
-	memcpy(pt->v[pt->n].exe, exe, (size_t)n + 1);
-	pt->n++;
+	add(pt, pid, with, exe, 0);
+}
+
+void ptree_note_exec(struct ptree *pt, long pid, const char *exe)
+{
+	for (size_t i = 0; i < pt->n; i++)
+		if (pt->v[i].pid == pid && pt->v[i].with != 1 && pid)
+			return; /* seen without already */
+	add(pt, pid, 0, exe, 1);
 }
 
 void ptree_scan(struct ptree *pt)

@@ -44,5 +44,20 @@ jq -se '.[-1].summary.processes_with_library >= 1 and .[-1].summary.processes_wi
 t $? "--format=json: the summary counts processes with and without the library"
 "$W" -- sh -c "'$sleep' 2" >"$out" 2>"$err"; st=$?
 t "$([ $st = 0 ] && [ ! -s "$err" ]; echo $?)" "a clean run where every process had the library prints nothing (got $st)"
+# Short children (they end long before a /proc sample): counted from the
+# library's record of each exec or spawn whose environment lost it.
+true=/bin/true
+"$W" -- sh -c "for i in 1 2 3 4 5 6 7 8 9 10; do LD_PRELOAD= '$true'; done; env -i '$true'; true" >"$out" 2>"$err"; st=$?
+t "$([ $st = 0 ] && grep -q "^rwcheck: warning: 11 processes ran without the library, unchecked: $true (pid [0-9]*), " "$err"; echo $?)" \
+	"11 short children without the library (LD_PRELOAD= ten times, env -i once): all 11 counted (got $st: $(cat "$err"))"
+"$W" --format=json -- /usr/bin/python3 -c "import subprocess; [subprocess.run(['$true'], env={}) for i in range(5)]" >"$out" 2>"$err"; st=$?
+jq -se '.[-1].summary.processes_without_library == 5' "$err" >/dev/null 2>&1
+t $? "python's subprocess.run(env={}) five times: 5 processes without the library in the JSON summary (got $st: $(tail -n 1 "$err"))"
+"$W" -- sh -c "for i in 1 2 3; do '$true'; done; '$B'" >"$out" 2>"$err"; st=$?
+t "$([ $st = 1 ] && ! grep -q 'without the library' "$err"; echo $?)" \
+	"short children that keep the library: none counted without it (got $st)"
+RWCHECK_LOG=$tmp/direct.log LD_PRELOAD=$RWC_BUILDDIR/src/.libs/librwcheck.so sh -c "env -i '$true'" >"$out" 2>"$err"; st=$?
+t "$([ $st = 0 ] && [ ! -s "$err" ] && [ ! -s "$tmp/direct.log" ]; echo $?)" \
+	"without the wrapper (text reports): no record of an unchecked exec anywhere (got $st)"
 echo "1..$n"
 exit $failed

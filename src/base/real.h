@@ -24,7 +24,7 @@
 	X(aligned_alloc) X(posix_memalign) X(valloc) X(pvalloc)              \
 	X(malloc_usable_size)                                                 \
 	X(execve) X(execle) X(execvpe) X(fexecve) X(posix_spawn)             \
-	X(posix_spawnp)
+	X(posix_spawnp) X(execv) X(execvp)
 
 enum rwc_real_idx {
 #define RWC_ENTRY_X_(n) RWC_IDX_##n,

@@ -26,6 +26,7 @@
 #include "base/common.h"
 #include "base/real.h"
 #include "base/symscope.h"
+#include "entry/execnote.h"
 #include "mapview/ownmap.h"
 
 extern char **environ;
@@ -238,10 +239,27 @@ static int real_posix_spawnp(const struct xcall *x, char *const *envp)
 	return REAL(posix_spawnp)(x->pid, x->path, x->actions, x->attr, x->argv, envp);
 }
 
+/* Notes PATH's exec when ENVP lost the library (execnote.h). */
+static void note(const char *path, char *const *envp)
+{
+	if (RWC_UNLIKELY(rwc_exec_unchecked(envp)))
+		rwc_exec_note(path, getpid());
+}
+
+/* The same for a spawn that started PID (*PID when PID is not NULL). */
+static int spawned(int r, const char *path, const pid_t *pid, char *const *envp)
+{
+	if (r == 0 && RWC_UNLIKELY(rwc_exec_unchecked(envp)))
+		rwc_exec_note(path, pid ? *pid : 0);
+	return r;
+}
+
 RWC_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-	if (RWC_LIKELY(!notrace))
+	if (RWC_LIKELY(!notrace)) {
+		note(path, envp);
 		return REAL(execve)(path, argv, envp);
+	}
 	return with_env(&(struct xcall){.fn = real_execve, .path = path, .argv = argv}, envp);
 }
 
@@ -267,22 +285,28 @@ RWC_EXPORT int execle(const char *path, const char *arg, ...)
 		argv[i] = va_arg(ap, char *);
 	envp = va_arg(ap, char *const *);
 	va_end(ap);
-	if (RWC_LIKELY(!notrace))
+	if (RWC_LIKELY(!notrace)) {
+		note(path, envp);
 		return REAL(execve)(path, argv, envp);
+	}
 	return with_env(&(struct xcall){.fn = real_execve, .path = path, .argv = argv}, envp);
 }
 
 RWC_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	if (RWC_LIKELY(!notrace))
+	if (RWC_LIKELY(!notrace)) {
+		note(file, envp);
 		return REAL(execvpe)(file, argv, envp);
+	}
 	return with_env(&(struct xcall){.fn = real_execvpe, .path = file, .argv = argv}, envp);
 }
 
 RWC_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	if (RWC_LIKELY(!notrace))
+	if (RWC_LIKELY(!notrace)) {
+		note("(fexecve)", envp);
 		return REAL(fexecve)(fd, argv, envp);
+	}
 	return with_env(&(struct xcall){.fn = real_fexecve, .fd = fd, .argv = argv}, envp);
 }
 
@@ -290,7 +314,7 @@ RWC_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_
 			   const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
 	if (RWC_LIKELY(!notrace))
-		return REAL(posix_spawn)(pid, path, actions, attr, argv, envp);
+		return spawned(REAL(posix_spawn)(pid, path, actions, attr, argv, envp), path, pid, envp);
 	return with_env(&(struct xcall){.fn = real_posix_spawn, .path = path, .argv = argv, .pid = pid,
 					.actions = actions, .attr = attr},
 			envp);
@@ -300,8 +324,24 @@ RWC_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file
 			    const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
 	if (RWC_LIKELY(!notrace))
-		return REAL(posix_spawnp)(pid, file, actions, attr, argv, envp);
+		return spawned(REAL(posix_spawnp)(pid, file, actions, attr, argv, envp), file, pid, envp);
 	return with_env(&(struct xcall){.fn = real_posix_spawnp, .path = file, .argv = argv, .pid = pid,
 					.actions = actions, .attr = attr},
 			envp);
+}
+
+/* execv and execvp hand on environ (already without the library under
+ * --trace-children=no): only noted.  (env -i reaches execvp.) */
+RWC_EXPORT int execv(const char *path, char *const argv[])
+{
+	if (RWC_LIKELY(!notrace))
+		note(path, environ);
+	return REAL(execv)(path, argv);
+}
+
+RWC_EXPORT int execvp(const char *file, char *const argv[])
+{
+	if (RWC_LIKELY(!notrace))
+		note(file, environ);
+	return REAL(execvp)(file, argv);
 }

@@ -22,6 +22,7 @@
 #include "base/knobs.h"
 #include "base/log.h"
 #include "entry/exec.h"
+#include "entry/execnote.h"
 #include "entry/allocrec.h"
 #include "entry/mapwatch.h"
 #include "base/ownmem.h"
@@ -76,6 +77,7 @@ __attribute__((constructor)) static void rwc_init(void)
 {
 	int want;
 
+	rwc_start_environ = environ; /* (execnote.c) */
 	rwc_real_bind_early();
 	rwc_ownmem_start();
 	rwc_log_start();
