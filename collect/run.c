@@ -101,7 +101,7 @@ static void start_child(char **argv, const char *lib, int own_group)
 	asan_accepts();
 	execvp(argv[0], argv);
 	e = errno;
-	fprintf(stderr, "rwcheck: %s: %s\n", argv[0], strerror(e));
+	say("error", "%s: %s", argv[0], strerror(e)); /* ({"error": ...} under --format=json) */
 	_exit(e == ENOENT ? 127 : 126);
 }
 

@@ -83,5 +83,12 @@ t "$(tail -n 1 "$err" | grep -qx 'rwcheck: 2 bad calls from 1 call site in 1 pro
 "$W" --format=json -- sh -c "'$W' -- '$B'" >"$out" 2>"$err"
 grep -q '^rwcheck\[[0-9]*\]: pread(' "$err" && grep '^{' "$err" | jq -se 'map(select(.summary))[-1].summary.bad_calls == 1' >/dev/null 2>&1
 t $? "an outer --format=json does not make the inner wrapper print JSON; the outer counts 1"
+# ---- --format=json: the wrapper's errors are JSON too ----
+"$W" --checks=+stak --format=json -- true >"$out" 2>"$err"; st=$?
+t "$([ $st = 125 ] && [ "$(wc -l <"$err")" = 1 ] && jq -e '.error | startswith("--checks=+stak: expected")' "$err" >/dev/null 2>&1; echo $?)" \
+	"--format=json: a bad option (even before --format) is one {\"error\": ...} line, exit 125 (got $st: $(cat "$err"))"
+"$W" --format=json -- "$tmp/no-such-program" >"$out" 2>"$err"; st=$?
+t "$([ $st = 127 ] && jq -se '.[0].error == "'"$tmp"'/no-such-program: No such file or directory" and (.[-1].summary | type) == "object"' "$err" >/dev/null 2>&1; echo $?)" \
+	"--format=json: a command that cannot start: an {\"error\": ...} line and the summary, exit 127 (got $st: $(cat "$err"))"
 echo "1..$n"
 exit $failed
