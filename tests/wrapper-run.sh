@@ -26,7 +26,7 @@ gone() {
 }
 
 # ---- signals: passed on to the command's process group; reports kept ----
-for signum in TERM:15 INT:2 HUP:1; do
+for signum in TERM:15 INT:2 HUP:1 QUIT:3; do
 	sig=${signum%:*}
 	rm -f "$tmp/pid"
 	"$W" -- sh -c "'$B'; sh -c 'echo \$\$ >\"$tmp/pid\"; exec sleep 20'; echo not killed" >/dev/null 2>"$err" &
