@@ -247,31 +247,42 @@ static NOINLINE void c_remapped(void)
 	munmap(m, len);
 }
 
-/* Threads freeing large blocks while others read into theirs. */
-static void *churn_big(void *arg)
+/* COUNT blocks of BASE..BASE+SPAN-1 bytes (from SEED), each read into,
+ * written from and freed: a thread's churn. */
+static void churn_blocks(unsigned seed, int count, size_t base, size_t span)
 {
-	unsigned seed = (unsigned)(size_t)arg;
-
-	for (int i = 0; i < 300; i++) {
-		size_t n = (256 << 10) + rand_r(&seed) % (768 << 10);
+	for (int i = 0; i < count; i++) {
+		size_t n = base + rand_r(&seed) % span;
 		char *p = malloc(n);
 
 		if (read(zero_fd, p, n) != (ssize_t)n || write(null_fd, p, n) != (ssize_t)n)
 			abort();
 		free(p);
 	}
+}
+
+/* FN on four threads (arguments 1..4, their seeds), joined. */
+static void four_threads(void *(*fn)(void *))
+{
+	pthread_t t[4];
+
+	for (size_t i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, fn, (void *)(i + 1));
+	for (size_t i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+}
+
+/* Threads freeing large blocks while others read into theirs. */
+static void *churn_big(void *arg)
+{
+	churn_blocks((unsigned)(size_t)arg, 300, 256 << 10, 768 << 10);
 	return NULL;
 }
 
 static NOINLINE void c_large_threads(void)
 {
-	pthread_t t[4];
-
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-	for (size_t i = 0; i < 4; i++)
-		pthread_create(&t[i], NULL, churn_big, (void *)(i + 1));
-	for (size_t i = 0; i < 4; i++)
-		pthread_join(t[i], NULL);
+	four_threads(churn_big);
 	ret = 0;
 	if (bad)
 		freed(0, 1 << 20);
@@ -326,27 +337,13 @@ static NOINLINE void c_reused(void)
 /* Threads freeing while others read into their own live blocks. */
 static void *churn(void *arg)
 {
-	unsigned seed = (unsigned)(size_t)arg;
-
-	for (int i = 0; i < 20000; i++) {
-		size_t n = 16 + rand_r(&seed) % 3000;
-		char *p = malloc(n);
-
-		if (read(zero_fd, p, n) != (ssize_t)n || write(null_fd, p, n) != (ssize_t)n)
-			abort();
-		free(p);
-	}
+	churn_blocks((unsigned)(size_t)arg, 20000, 16, 3000);
 	return NULL;
 }
 
 static NOINLINE void c_threads(void)
 {
-	pthread_t t[4];
-
-	for (size_t i = 0; i < 4; i++)
-		pthread_create(&t[i], NULL, churn, (void *)(i + 1));
-	for (size_t i = 0; i < 4; i++)
-		pthread_join(t[i], NULL);
+	four_threads(churn);
 	ret = 0;
 	if (bad)
 		freed(1, 100);
