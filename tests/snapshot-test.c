@@ -125,6 +125,38 @@ static void stale(void)
 	ok(rwc_gen == g + 3, "a failed mprotect: stale");
 }
 
+/* The heap's growth is news; a trim, or a heap the snapshot did not
+ * know, is not (the maps are read again). */
+static void heap_top(void)
+{
+	struct rwc_verdict v;
+	int before;
+	uint64_t g;
+
+	maps_text = "7f0000000000-7f0000004000 rw-p 00000000 00:00 0    [heap]\n";
+	rwc_map_changed();
+	ok(verdict(A, 10, RWC_NEED_WRITE, &v) == RWC_OK, "heap: the maps read, [heap] good");
+	before = opens;
+	rwc_watch_brk((void *)(A + 6 * PG + 100));
+	ok(verdict(A + 6 * PG, 100, RWC_NEED_WRITE, &v) == RWC_OK && opens == before,
+	   "the break moved up: the grown heap good up to its page end, without reading the maps");
+	ok(verdict(A + 7 * PG, 10, RWC_NEED_READ, &v) == RWC_BUF_UNMAPPED, "... and nothing past it");
+	g = rwc_gen;
+	rwc_watch_brk((void *)(A + 7 * PG));
+	ok(rwc_gen == g, "the break moved within the page the view knows: no news");
+	rwc_watch_brk((void *)(A + 7 * PG + 1));
+	rwc_watch_brk((void *)(A + 7 * PG + 2));
+	ok(rwc_gen == g + 1 && opens == before, "into the next page: one news; within it again: none");
+	rwc_watch_brk((void *)(A + 3 * PG));
+	ok(rwc_gen == g + 2 && !rwc_snap_good(A + 5 * PG, 10, RWC_NEED_READ), "a trim: stale, the view says nothing of the old top");
+	maps_text = "7f0000000000-7f0000004000 rw-p 00000000 00:00 0\n";
+	rwc_map_changed();
+	ok(verdict(A, 10, RWC_NEED_WRITE, &v) == RWC_OK, "maps without a heap");
+	g = rwc_gen;
+	rwc_watch_brk(sbrk(0) == (void *)-1 ? (void *)(A + 20 * PG) : (char *)sbrk(0) + 20 * PG);
+	ok(rwc_gen == g + 1, "no [heap] read: a growth from the program break the refresh saw is news too");
+}
+
 static void hidden(void)
 {
 	rwc_map_hide(A + 20 * PG, A + 21 * PG);
@@ -186,6 +218,7 @@ int main(void)
 	snapshot_alone();
 	overlay();
 	stale();
+	heap_top();
 	hidden();
 	too_many();
 	return done_testing();

@@ -23,6 +23,13 @@ r = victim("stale_free", "bad", env={"RWCHECK_QUARANTINE": "0"})
 check_report(r, "stale_free (RWCHECK_QUARANTINE=0)", "read", "buf-unmapped", 0, 9)
 check_clean("stale_free", name="stale_free good (RWCHECK_QUARANTINE=0)", env={"RWCHECK_QUARANTINE": "0"})
 
+# A heap grown (taken as news), then trimmed by free: above the new break
+# is nothing.  Without the quarantine, so that the frees reach glibc.
+Q0 = {"RWCHECK_QUARANTINE": "0"}
+r = victim("stale_trim", "bad", env=Q0)
+check_report(r, "stale_trim (RWCHECK_QUARANTINE=0)", "read", "buf-unmapped", 0, 9)
+check_clean("stale_trim", name="stale_trim good (RWCHECK_QUARANTINE=0)", env=Q0)
+
 NEW = ["new_raw_mmap", "new_asm_mmap", "new_asm_mprotect", "new_malloc_large", "new_brk",
        "new_mremap", "new_dlopen", "new_thread_stack"]
 for entry in NEW:

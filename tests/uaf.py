@@ -225,6 +225,26 @@ fa, ff = reg.get("allocated_at") or [], reg.get("freed_at") or []
 ok(len(fa) >= 2 and len(ff) >= 2 and fa[0].get("function") == "freed" and fa[1].get("function") == "c_small_write"
    and ff[0].get("function") == "freed" and ff[1].get("function") == "c_small_write",
    "RWCHECK_HEAP_ORIGINS=4: allocation and free traces", reg)
+# Traces from deep frames, taken after the heap grew (the walk reads the
+# stack the map view vouches for: news of the grown heap keeps it current),
+# and from threads that churn while traced.
+want = ["freed", "deep_leaf", "deep_d", "deep_c", "deep_b", "deep_a", "c_deep", "main"]
+for q in ("default", "0"):  # without the quarantine every free sees the heap top move
+    e = {"RWCHECK_HEAP_ORIGINS": "12"}
+    if q != "default":
+        e["RWCHECK_QUARANTINE"] = q
+    clean("deep", env=e)
+    r = Run([PROG, "deep", "bad"], env=e)
+    reg = r.reports[0].get("region", {}) if r.reports else {}
+    for key in ("allocated_at", "freed_at"):
+        names = [f.get("function") for f in reg.get(key) or []]
+        ok(names[:len(want)] == want, "RWCHECK_HEAP_ORIGINS=12 RWCHECK_QUARANTINE=%s deep: %s is the whole chain %s"
+           % (q, key, want), names)
+clean("threads", env={"RWCHECK_HEAP_ORIGINS": "8"})
+r = Run([PROG, "threads", "bad"], env={"RWCHECK_HEAP_ORIGINS": "8"})
+ok(r.status == 0 and len(r.reports) == 1 and len((r.reports[0].get("region") or {}).get("freed_at") or []) >= 3,
+   "RWCHECK_HEAP_ORIGINS=8 threads bad: four threads traced while churning, one report with its free trace",
+   r.describe())
 
 # The wrapper: summary, SARIF and suppressions know use-after-free.
 WRAP = os.path.join(BUILD, "rwcheck")

@@ -47,6 +47,30 @@ static void c_stale_raw_munmap(void) { char *b = page(); twice(b, 10, ch_raw_mun
 static void c_stale_mprotect(void) { char *b = page(); twice(b, 10, ch_mprotect); SITE(); ret = read(file_fd, b, 10); }
 static void c_stale_raw_mprotect(void) { char *b = page(); twice(b, 10, ch_raw_mprotect); SITE(); ret = read(file_fd, b, 10); }
 static void c_stale_free(void) { char *b = malloc(1 << 20); twice(b, 10, ch_free); SITE(); ret = read(file_fd, b, 10); }
+/* The heap grown (news the view takes), then trimmed by free: a read
+ * above the new break, where the heap was, is into nothing (bad); the
+ * good twin reads the last block still there. */
+static char *blocks[3000];
+static void c_stale_trim(void)
+{
+	char *top, *b;
+	int i;
+
+	ret = read(file_fd, small, 10); /* the view is current */
+	lseek(file_fd, 0, SEEK_SET);
+	for (i = 0; i < 3000; i++)
+		blocks[i] = malloc(2000); /* (above the tcache sizes) */
+	free(malloc(16)); /* a free that sees the grown heap */
+	ret = read(file_fd, blocks[2999], 10);
+	lseek(file_fd, 0, SEEK_SET);
+	top = sbrk(0);
+	for (i = bad ? 2999 : 2998; i >= 0; i--)
+		free(blocks[i]); /* glibc trims the top of the heap */
+	b = bad ? top - 8192 : blocks[2999];
+	if (bad && (char *)sbrk(0) > b)
+		die("the heap was not trimmed");
+	SITE(); ret = read(file_fd, b, 10);
+}
 static void c_stale_dlclose(void)
 {
 	const char *path = getenv("RWC_PLUGIN");
@@ -350,7 +374,7 @@ static void c_first_rawfork(void)
 
 const struct victim_case victim_map_cases[] = {
 	VCASE(stale_munmap), VCASE(stale_raw_munmap), VCASE(stale_mprotect), VCASE(stale_raw_mprotect),
-	VCASE(stale_free), VCASE(stale_dlclose), VCASE(new_raw_mmap), VCASE(new_asm_mmap),
+	VCASE(stale_free), VCASE(stale_trim), VCASE(stale_dlclose), VCASE(new_raw_mmap), VCASE(new_asm_mmap),
 	VCASE(new_asm_mprotect), VCASE(new_malloc_large), VCASE(new_brk), VCASE(new_mremap),
 	VCASE(new_dlopen), VCASE(new_thread_stack), VCASE(oddpaths), VCASE(manymaps), VCASE(first_munmap),
 	VCASE(first_raw_munmap), VCASE(first_free), VCASE(first_vfork), VCASE(first_fork),

@@ -370,11 +370,34 @@ static NOINLINE void c_fork(void)
 	ret = st;
 }
 
+/* Allocation traces (RWCHECK_HEAP_ORIGINS=N) from five named frames deep,
+ * taken after the heap grew (a moved program break: the map view's news)
+ * and with 2000 blocks live: the block freed, then used. */
+static char *grown[2000];
+static NOINLINE void deep_leaf(int wr)
+{
+	freed(wr, 100);
+}
+static NOINLINE void deep_d(int wr) { deep_leaf(wr); __asm__ volatile("" ::: "memory"); }
+static NOINLINE void deep_c(int wr) { deep_d(wr); __asm__ volatile("" ::: "memory"); }
+static NOINLINE void deep_b(int wr) { deep_c(wr); __asm__ volatile("" ::: "memory"); }
+static NOINLINE void deep_a(int wr) { deep_b(wr); __asm__ volatile("" ::: "memory"); }
+static NOINLINE void c_deep(void)
+{
+	for (int i = 0; i < 2000; i++)
+		grown[i] = malloc(1024);
+	free(grown[0]); /* the free that sees the grown heap */
+	grown[0] = NULL;
+	deep_a(1);
+	for (int i = 0; i < 2000; i++)
+		free(grown[i]);
+}
+
 static const struct victim_case cases[] = {
 	VCASE(small_read), VCASE(small_write), VCASE(large_read), VCASE(large_write), VCASE(realloc_read),
 	VCASE(realloc_write), VCASE(reused), VCASE(threads), VCASE(fork), VCASE(aligned_write),
 	VCASE(unrecorded), VCASE(aged), VCASE(huge_read), VCASE(large_realloc_read), VCASE(large_realloc_write),
-	VCASE(many_large), VCASE(budget), VCASE(remapped), VCASE(large_threads),
+	VCASE(many_large), VCASE(budget), VCASE(remapped), VCASE(large_threads), VCASE(deep),
 };
 
 int main(int argc, char **argv)

@@ -21,6 +21,8 @@
 #include "bounds/depot.h"
 #include "bounds/heapmap.h"
 #include "bounds/sites.h"
+#include "frames/stackwalk.h"
+#include "mapview/mapview.h"
 
 int rwc_heap_track = 1;
 
@@ -71,36 +73,54 @@ enum rwc_alloc_order rwc_malloc_order(const char **who)
 /* With RWCHECK_HEAP_ORIGINS above 1, the allocation's trace, kept in the
  * depot: its id, tagged with the top bit; else (or when no trace can be
  * had, or from inside a trace) the call site itself.  The trace comes from
- * glibc's backtrace() (libgcc's unwinder: no descriptor, no lock), ready
- * once rwc_malloc_trace_prepare has loaded it. */
+ * the stack check's own walk (stackwalk.h: each frame's CFI, read lock-free,
+ * nothing allocated), or where that is not supported from glibc's
+ * backtrace() (libgcc's unwinder: no descriptor, no lock), ready once
+ * rwc_malloc_trace_prepare has loaded it. */
 static __thread int in_trace __attribute__((tls_model("initial-exec")));
 static int trace_ready;
 
 void rwc_malloc_trace_prepare(void)
 {
 	void *pcs[4];
+	uintptr_t own[1];
+	struct rwc_verdict v;
 
 	in_trace = 1;
-	backtrace(pcs, 4); /* loads libgcc_s: never from inside malloc */
+	if (rwc_frames_trace(0, own, 1) < 0)
+		backtrace(pcs, 4); /* loads libgcc_s: never from inside malloc */
+	else /* the walk reads only what the view vouches for: have one */
+		rwc_map_verdict((uintptr_t)&v, sizeof v, RWC_NEED_READ, &v);
 	in_trace = 0;
 	__atomic_store_n(&trace_ready, 1, __ATOMIC_RELEASE);
 }
 
-static uintptr_t origin_of(uintptr_t caller)
+/* The trace by backtrace(), from CALLER's frame: how many pcs. */
+static int backtrace_from(uintptr_t caller, uintptr_t *pcs, int max)
 {
 	void *buf[RWC_DEPOT_FRAMES + 8];
-	uintptr_t pcs[RWC_DEPOT_FRAMES];
 	int n = 0, k, at;
+
+	k = backtrace(buf, (int)(sizeof buf / sizeof buf[0]));
+	for (at = 0; at < k && (uintptr_t)buf[at] != caller; at++)
+		;
+	for (; at < k && n < max; at++)
+		pcs[n++] = (uintptr_t)buf[at];
+	return n;
+}
+
+static uintptr_t origin_of(uintptr_t caller)
+{
+	uintptr_t pcs[RWC_DEPOT_FRAMES];
+	int max = rwc_hm_origins < RWC_DEPOT_FRAMES ? rwc_hm_origins : RWC_DEPOT_FRAMES, n;
 
 	if (in_trace || !__atomic_load_n(&trace_ready, __ATOMIC_ACQUIRE))
 		return caller;
 	in_trace = 1;
-	k = backtrace(buf, (int)(sizeof buf / sizeof buf[0]));
+	n = rwc_frames_trace(caller, pcs, max);
+	if (n < 0)
+		n = backtrace_from(caller, pcs, max);
 	in_trace = 0;
-	for (at = 0; at < k && (uintptr_t)buf[at] != caller; at++)
-		;
-	for (; at < k && n < rwc_hm_origins && n < RWC_DEPOT_FRAMES; at++)
-		pcs[n++] = (uintptr_t)buf[at];
 	if (n > 1) {
 		uint32_t id = rwc_depot_put(pcs, n);
 		if (id)

@@ -194,10 +194,10 @@ void rwc_watch_freed_slow(int m, uintptr_t lo, uintptr_t hi, int moved)
 {
 	void *b = __atomic_load_n(&__curbrk, __ATOMIC_RELAXED);
 
-	if (b != __atomic_load_n(&rwc_watch_seen_brk, __ATOMIC_RELAXED)) {
-		__atomic_store_n(&rwc_watch_seen_brk, b, __ATOMIC_RELAXED);
-		rwc_map_changed();
-	}
+	void *seen = __atomic_exchange_n(&rwc_watch_seen_brk, b, __ATOMIC_RELAXED);
+
+	if (b != seen)
+		rwc_watch_brk(b);
 	if (m < 0 || (m > 0 && moved))
 		rwc_map_changed();
 	else if (m > 0)

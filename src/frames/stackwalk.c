@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 
 #include "frames/cfi.h"
+#include "frames/rowcache.h"
 #include "mapview/mapview.h"
 #include "mapview/tcache.h"
 
@@ -17,6 +18,7 @@
 struct regs {
 	uintptr_t r[RWC_CFI_NREGS]; /* r[RWC_CFI_RSP]: sp; r[RWC_CFI_RA]: pc */
 	unsigned known;
+	uintptr_t ok_lo, ok_hi; /* stack known readable in this walk (the run the view vouched for) */
 };
 
 /* ---- x86-64: the registers of the caller of rwc_cfi_getregs at its
@@ -66,8 +68,19 @@ static int readable(uintptr_t a, size_t n)
 	return rwc_map_verdict(a, n, RWC_NEED_READ, &v) == RWC_OK;
 }
 
+/* The same without bringing the map view up to date (which may read
+ * /proc): for the allocation traces, taken inside malloc. */
+static int readable_known(uintptr_t a, size_t n)
+{
+	if (a + n < a)
+		return 0;
+	if (rwc_fast_range((const void *)a, n, RWC_NEED_READ))
+		return 1;
+	return rwc_snap_lookup(a, n, RWC_NEED_READ) == 1;
+}
+
 /* The row of the frame at PC: 1, or 0 (no module, no table, no FDE). */
-static int row_at(uintptr_t pc, struct rwc_cfi_row *row)
+static int row_at(uintptr_t pc, struct rwc_cfi_row *row, int (*ok)(uintptr_t, size_t))
 {
 	struct dl_find_object d;
 	struct rwc_cfi_mem m;
@@ -77,9 +90,20 @@ static int row_at(uintptr_t pc, struct rwc_cfi_row *row)
 		return 0;
 	m.lo = (uintptr_t)d.dlfo_map_start;
 	m.hi = (uintptr_t)d.dlfo_map_end;
-	m.ok = readable;
+	m.ok = ok;
 	fde = rwc_cfi_search(&m, (uintptr_t)d.dlfo_eh_frame, pc);
 	return fde && rwc_cfi_row(&m, fde, pc, row) && !row->signal;
+}
+
+/* row_at for the allocation traces: from the table of recent rows first. */
+static int row_cached(uintptr_t pc, struct rwc_cfi_row *row)
+{
+	if (rwc_rowcache_get(pc, row))
+		return 1;
+	if (!row_at(pc, row, readable_known))
+		return 0;
+	rwc_rowcache_put(pc, row);
+	return 1;
 }
 
 /* The frame's CFA from its row: 1, or 0 (an unknown register or rule). */
@@ -91,41 +115,52 @@ static int cfa_of(const struct regs *rs, const struct rwc_cfi_row *row, uintptr_
 	return *cfa > rs->r[RWC_CFI_RSP];
 }
 
+/* The registers a walk follows (rowcache.h): others are not known above
+ * the first frame, a CFA defined by one of them ends the walk. */
+static const unsigned char followed[RWC_ROW_FOLLOWED] = RWC_ROW_FOLLOWED_REGS;
+
 /* The caller's registers: 1, 0 this is the outermost frame, -1 unknown. */
-static int step(struct regs *rs, const struct rwc_cfi_row *row, uintptr_t cfa)
+static int step(struct regs *rs, const struct rwc_cfi_row *row, uintptr_t cfa, int (*ok)(uintptr_t, size_t))
 {
-	struct regs up = {{0}, 0};
+	uintptr_t r[RWC_CFI_NREGS];
+	unsigned known = 0;
 
 	if (row->rule[RWC_CFI_RA] == RWC_CFI_UNDEF)
 		return 0;
-	for (int i = 0; i < RWC_CFI_NREGS; i++) {
+	for (unsigned k = 0; k < sizeof followed; k++) {
+		int i = followed[k];
 		uintptr_t slot = cfa + (uintptr_t)row->off[i];
 
 		switch (row->rule[i]) {
-		case RWC_CFI_SAME:
-			if ((RWC_CFI_CALLEE_SAVED & (1u << i)) && (rs->known & (1u << i)))
-				up.r[i] = rs->r[i], up.known |= 1u << i;
+		case RWC_CFI_SAME: /* (not the return address: its own pc) */
+			if (i != RWC_CFI_RA && (rs->known & (1u << i)))
+				r[i] = rs->r[i], known |= 1u << i;
 			break;
 		case RWC_CFI_OFFSET:
-			if (!readable(slot, sizeof(uintptr_t)))
-				return -1;
-			up.r[i] = *(const uintptr_t *)slot, up.known |= 1u << i;
+			if (slot < rs->ok_lo || slot + sizeof(uintptr_t) > rs->ok_hi) {
+				if (!ok(slot, sizeof(uintptr_t)))
+					return -1;
+				rwc_fast_run((const void *)slot, sizeof(uintptr_t), RWC_NEED_READ, &rs->ok_lo, &rs->ok_hi);
+			}
+			r[i] = *(const uintptr_t *)slot, known |= 1u << i;
 			break;
 		case RWC_CFI_VAL_OFFSET:
-			up.r[i] = slot, up.known |= 1u << i;
+			r[i] = slot, known |= 1u << i;
 			break;
 		case RWC_CFI_REGISTER:
-			if (rs->known & (1u << row->off[i]))
-				up.r[i] = rs->r[row->off[i]], up.known |= 1u << i;
+			if (row->off[i] >= 0 && row->off[i] < RWC_CFI_NREGS && (rs->known & (1u << row->off[i])))
+				r[i] = rs->r[row->off[i]], known |= 1u << i;
 			break;
 		default:
 			break;
 		}
 	}
-	if (!(up.known & (1u << RWC_CFI_RA)) || !up.r[RWC_CFI_RA])
+	if (!(known & (1u << RWC_CFI_RA)) || !r[RWC_CFI_RA])
 		return -1;
-	up.r[RWC_CFI_RSP] = cfa, up.known |= 1u << RWC_CFI_RSP;
-	*rs = up;
+	for (unsigned k = 0; k < sizeof followed; k++)
+		rs->r[followed[k]] = r[followed[k]];
+	rs->r[RWC_CFI_RSP] = cfa;
+	rs->known = known | (1u << RWC_CFI_RSP);
 	return 1;
 }
 
@@ -166,8 +201,8 @@ static int to_caller(struct regs *rs, uintptr_t sp0, uintptr_t pc)
 	for (int steps = 0; steps < 32; steps++) {
 		if (rs->r[RWC_CFI_RSP] == sp0)
 			return rs->r[RWC_CFI_RA] == pc;
-		if (rs->r[RWC_CFI_RSP] > sp0 || !row_at(rs->r[RWC_CFI_RA] - 1, &row) || !cfa_of(rs, &row, &cfa) ||
-		    step(rs, &row, cfa) != 1)
+		if (rs->r[RWC_CFI_RSP] > sp0 || !row_at(rs->r[RWC_CFI_RA] - 1, &row, readable) || !cfa_of(rs, &row, &cfa) ||
+		    step(rs, &row, cfa, readable) != 1)
 			return 0;
 	}
 	return 0;
@@ -175,7 +210,7 @@ static int to_caller(struct regs *rs, uintptr_t sp0, uintptr_t pc)
 
 int rwc_frames_walk(uintptr_t a, uintptr_t sp0, uintptr_t pc, int to_top, struct rwc_stack_walk *w)
 {
-	struct regs rs = {{0}, 0};
+	struct regs rs = {.known = 0};
 	int found = 0;
 
 	w->nchain = 0;
@@ -193,7 +228,7 @@ int rwc_frames_walk(uintptr_t a, uintptr_t sp0, uintptr_t pc, int to_top, struct
 		int r;
 
 		/* A return address: its call is the byte before it. */
-		if (!row_at(rs.r[RWC_CFI_RA] - 1, &row) || !cfa_of(&rs, &row, &hi))
+		if (!row_at(rs.r[RWC_CFI_RA] - 1, &row, readable) || !cfa_of(&rs, &row, &hi))
 			break;
 		if (!found && a < lo) {
 			if (!to_top)
@@ -210,7 +245,7 @@ int rwc_frames_walk(uintptr_t a, uintptr_t sp0, uintptr_t pc, int to_top, struct
 			if (!to_top)
 				break;
 		}
-		r = step(&rs, &row, hi);
+		r = step(&rs, &row, hi, readable);
 		if (r == 0)
 			w->top = lo; /* the outermost frame: no buffer of the program here */
 		if (r != 1)
@@ -219,4 +254,27 @@ int rwc_frames_walk(uintptr_t a, uintptr_t sp0, uintptr_t pc, int to_top, struct
 			chain(w, &row, hi);
 	}
 	return found == 1 ? 1 : found == -1 || w->top ? 0 : -1;
+}
+
+int rwc_frames_trace(uintptr_t pc, uintptr_t *pcs, int max)
+{
+	struct regs rs = {.known = 0};
+	struct rwc_cfi_row row;
+	uintptr_t cfa;
+	int n = 0;
+
+#if HAVE_GETREGS
+	rwc_cfi_getregs(&rs);
+	rs.known = GETREGS_KNOWN;
+#else
+	return -1;
+#endif
+	for (int steps = 0; n < max && steps < 16 + max; steps++) {
+		if (n || rs.r[RWC_CFI_RA] == pc)
+			pcs[n++] = rs.r[RWC_CFI_RA];
+		if (n == max || !row_cached(rs.r[RWC_CFI_RA] - 1, &row) || !cfa_of(&rs, &row, &cfa) ||
+		    step(&rs, &row, cfa, readable_known) != 1)
+			break;
+	}
+	return n;
 }

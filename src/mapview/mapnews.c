@@ -47,3 +47,10 @@ void rwc_watch_mprotect(void *addr, size_t len, int prot, int failed)
 	else
 		rwc_snap_set((uintptr_t)addr, page_end((uintptr_t)addr, len), prot_bits(prot, 0));
 }
+
+void rwc_watch_brk(void *now)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	rwc_snap_heap_top(((uintptr_t)now + pg - 1) & ~(pg - 1));
+}

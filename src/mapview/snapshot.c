@@ -14,6 +14,7 @@
 #include "mapview/snapshot.h"
 
 #include <fcntl.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -39,6 +40,7 @@ struct snap {
 	int complete;       /* 0: more regions than SNAP_CAP, or a read error */
 	                    /* (a full overlay sets gen to 0: stale) */
 	unsigned novl;
+	uintptr_t heap_hi;  /* where [heap] ends, overlay included; 0: none */
 	struct rwc_ovl ovl[RWC_OVL_CAP]; /* newest last (overlay.h) */
 	size_t ntop;
 	uintptr_t top[SNAP_CAP / BLOCK]; /* the last end of each block of ent[] */
@@ -51,8 +53,6 @@ struct snap {
 };
 
 uint64_t rwc_gen = 1;
-__thread struct rwc_tcache rwc_tcache[RWC_TCACHE_N] __attribute__((tls_model("initial-exec")));
-__thread unsigned rwc_tcache_next __attribute__((tls_model("initial-exec")));
 
 #define SCAN_BUF 65536
 /* Two snapshots, then SCAN_BUF bytes of scan buffer (under the writer
@@ -81,19 +81,6 @@ int rwc_snap_hidden(uintptr_t start, uintptr_t end, unsigned prot)
 	return (prot & (RWC_PROT_R | RWC_PROT_W | RWC_PROT_X | RWC_PROT_SHARED)) == RWC_PROT_SHARED &&
 	       start == __atomic_load_n(&hidden_lo, __ATOMIC_ACQUIRE) &&
 	       end == __atomic_load_n(&hidden_hi, __ATOMIC_ACQUIRE) && start != end;
-}
-
-void rwc_tcache_fill(uint64_t gen, uintptr_t lo, uintptr_t hi, unsigned ok)
-{
-	struct rwc_tcache *t = &rwc_tcache[rwc_tcache_next++ % RWC_TCACHE_N];
-
-	t->gen = 0; /* a signal handler arriving now sees no entry */
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->lo = lo;
-	t->hi = hi;
-	t->ok = ok;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->gen = gen;
 }
 
 static int lock(void)
@@ -128,6 +115,8 @@ static int snap_add(const struct rwc_map_entry *e, void *arg)
 		s->complete = 0;
 		return 1;
 	}
+	if (e->path_len == 6 && !memcmp(e->path, "[heap]", 6))
+		s->heap_hi = e->end;
 	s->ent[s->n].sp = (e->start & ~(uintptr_t)PROT_MASK) | e->prot;
 	s->ent[s->n].end = e->end;
 	s->n++;
@@ -192,6 +181,7 @@ static size_t find(const struct snap *s, size_t n, size_t ntop, uintptr_t lo)
  * could not (lock busy, no buffers, no /proc). */
 static int refresh(void)
 {
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), brk0;
 	struct snap *s;
 	int fd, rc;
 
@@ -207,8 +197,12 @@ static int refresh(void)
 	s->gen = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
 	s->n = 0;
 	s->novl = 0;
+	s->heap_hi = 0;
 	s->complete = 1;
+	brk0 = (uintptr_t)sbrk(0); /* (no system call once glibc knows it) */
 	rc = rwc_maps_scan(fd, rwc_read_real, (char *)snap_at(2), SCAN_BUF, snap_add, s, NULL);
+	if (!s->heap_hi && brk0 != (uintptr_t)-1) /* no heap yet: it will start at the break */
+		s->heap_hi = (brk0 + pg - 1) & ~(pg - 1);
 	if (rc < 0)
 		s->complete = 0;
 	build_index(s);
@@ -220,23 +214,31 @@ static int refresh(void)
 	return 1;
 }
 
-void rwc_snap_set(uintptr_t lo, uintptr_t hi, int prot)
+/* rwc_snap_set, or with HEAP_TOP the heap's growth to it. */
+static void place(uintptr_t lo, uintptr_t hi, int prot, uintptr_t heap_top)
 {
 	struct snap *s;
 	int i;
 
-	if (hi <= lo || !rwc_ownmem_ready() || !lock()) { /* (no memory: no snapshot either) */
+	if ((!heap_top && hi <= lo) || !rwc_ownmem_ready() || !lock()) { /* (no memory: no snapshot either) */
 		rwc_map_changed();
 		return;
 	}
 	i = __atomic_load_n(&cur, __ATOMIC_ACQUIRE);
 	s = i < 0 ? NULL : snap_at(i);
-	if (!s || s->gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE)) {
-		/* stale anyway: the next check re-reads the whole map */
+	if (!s || s->gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE) ||
+	    (heap_top && (!s->heap_hi || heap_top < s->heap_hi))) {
+		/* stale anyway, or a trim: the next check re-reads the whole map */
 		unlock();
 		rwc_map_changed();
 		return;
 	}
+	if (heap_top && heap_top == s->heap_hi) {
+		unlock();
+		return;
+	}
+	if (heap_top)
+		lo = s->heap_hi, hi = heap_top, prot = RWC_PROT_R | RWC_PROT_W;
 	write_begin(s);
 	if (!rwc_ovl_place(s->ovl, &s->novl, lo, hi, prot)) { /* full: re-read the map at the next check */
 		s->gen = 0;
@@ -245,9 +247,21 @@ void rwc_snap_set(uintptr_t lo, uintptr_t hi, int prot)
 		rwc_map_changed();
 		return;
 	}
+	if (heap_top)
+		s->heap_hi = heap_top;
 	s->gen = __atomic_add_fetch(&rwc_gen, 1, __ATOMIC_ACQ_REL);
 	write_end(s);
 	unlock();
+}
+
+void rwc_snap_set(uintptr_t lo, uintptr_t hi, int prot)
+{
+	place(lo, hi, prot, 0);
+}
+
+void rwc_snap_heap_top(uintptr_t top)
+{
+	place(0, 0, 0, top);
 }
 
 int rwc_snap_lookup(uintptr_t lo, size_t len, unsigned need)

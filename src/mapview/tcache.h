@@ -42,6 +42,23 @@ static inline int rwc_fast_range(const void *p, size_t n, unsigned need)
 	return 0;
 }
 
+/* The range of the thread's cache entry that holds [p, p+n) good for
+ * NEED: 1 (*LO, *HI set), or 0. */
+static inline int rwc_fast_run(const void *p, size_t n, unsigned need, uintptr_t *lo, uintptr_t *hi)
+{
+	uintptr_t a = (uintptr_t)p;
+	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+
+	for (int i = 0; i < RWC_TCACHE_N; i++) {
+		const struct rwc_tcache *t = &rwc_tcache[i];
+		if (t->gen == g && a >= t->lo && a + n <= t->hi && a + n >= a && (t->ok & need) == need) {
+			*lo = t->lo, *hi = t->hi;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* What the published snapshot says of [lo, lo+n) for NEED (snapshot.c):
  * 1 good (and the thread's cache now knows it); 0 not good (it is current
  * and its regions say so, no overlay entry touching the range); -1 it
