@@ -75,10 +75,15 @@ CHECK_LINES = [
     ("malloc+free pair, 256 B", ["pair256", 2000000], "sites", 1.10),
     ("malloc+free pair, 4 KiB", ["pair4k", 2000000], "sites", 1.10),
     ("malloc+free pair, 16 B", ["pair16", 2000000], "quarantine", None),
+    # allocation traces (RWCHECK_HEAP_ORIGINS=8 against the call sites, 16
+    # frames down): what a full stack costs, no target
+    ("malloc+free pair, 16 frames down, 8-frame traces", ["pairdeep", 200000], "traces", None),
     ("malloc+free pair, 256 B", ["pair256", 2000000], "quarantine", None),
 ]
 # The "check off" side of issue 16's lines.
-OFF = {"sites": {"RWCHECK_HEAP_ORIGINS": "0"}, "quarantine": {"RWCHECK_QUARANTINE": "0"}}
+OFF = {"sites": {"RWCHECK_HEAP_ORIGINS": "0"}, "quarantine": {"RWCHECK_QUARANTINE": "0"},
+       "traces": {"RWCHECK_HEAP_ORIGINS": "1"}}
+ON = {"traces": {"RWCHECK_HEAP_ORIGINS": "8"}}
 # The library without either (python3's peak RSS line).
 SITES_OFF = {"RWCHECK_HEAP_ORIGINS": "0", "RWCHECK_QUARANTINE": "0"}
 
@@ -86,7 +91,7 @@ SITES_OFF = {"RWCHECK_HEAP_ORIGINS": "0", "RWCHECK_QUARANTINE": "0"}
 def on_off(check):
     """The knobs of a check line's two library runs: on, off."""
     if check in OFF:
-        return {}, OFF[check]
+        return ON.get(check, {}), OFF[check]
     return {"RWCHECK_CHECKS": "+" + check}, {"RWCHECK_CHECKS": "-" + check}
 # Whole programs for the same comparison (wall time).
 CHECK_PROGRAMS = [

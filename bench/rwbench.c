@@ -208,6 +208,20 @@ static void w_pair(size_t n)
 	LOOP(char *p = malloc(n); if (!p) die("malloc"); __asm__ volatile("" : : "r"(p) : "memory"); free(p));
 }
 
+/* The same pairs 16 frames down (the allocation traces' walk). */
+static __attribute__((noinline)) int pair_deep(int d)
+{
+	int r;
+
+	if (d == 0) {
+		w_pair(16);
+		return 0;
+	}
+	r = pair_deep(d - 1);
+	__asm__ volatile("" : : "r"(&r) : "memory");
+	return r;
+}
+
 /* 1-byte reads into a heap block (the heap check's lookup). */
 static void w_heapread(void)
 {
@@ -366,6 +380,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(w, "pair16")) w_pair(16);
 	else if (!strcmp(w, "pair256")) w_pair(256);
 	else if (!strcmp(w, "pair4k")) w_pair(4096);
+	else if (!strcmp(w, "pairdeep")) pair_deep(16);
 	else if (!strcmp(w, "one")) stack_read();
 	else if (!strcmp(w, "epollwait")) w_epollwait();
 	else if (!strcmp(w, "poll4")) w_poll4();
