@@ -13,7 +13,21 @@
 #include "base/knobs.h"
 #include "bounds/bounds.h"
 #include "mapview/mapview.h"
+#include "mapview/tcache.h"
 
+__thread struct rwc_fast_said rwc_fast_said __attribute__((tls_model("initial-exec")));
+
+/* What the fast path said of [P, P+N) for NEED in this generation: 1 its
+ * map good, 0 not known from the caches, -1 nothing (rwc_fast_said). */
+static int fast_said(const void *p, size_t n, unsigned need)
+{
+	const struct rwc_fast_said *s = &rwc_fast_said;
+
+	if (s->gen && s->a == (uintptr_t)p && s->n == n && s->need == need &&
+	    s->gen == __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE))
+		return s->map;
+	return -1;
+}
 
 static enum rwc_problem found(struct rwc_finding *f, enum rwc_problem pr, const void *p, size_t n,
 			      const char *what, long idx)
@@ -66,7 +80,8 @@ static enum rwc_problem memn(const struct rwc_call *c, const void *p, size_t n, 
 	uintptr_t lo, hi;
 
 	if ((rwc_checks & RWC_CHECK_MAPS) &&
-	    (mp = rwc_map_verdict((uintptr_t)p, n, need, &f->v)) != RWC_OK && f->v.bad_lo <= (uintptr_t)p &&
+	    (mp = rwc_map_verdict_from((uintptr_t)p, n, need, fast_said(p, n, need), &f->v)) != RWC_OK &&
+	    f->v.bad_lo <= (uintptr_t)p &&
 	    !rwc_bounds_freed_big((uintptr_t)p))
 		return found(f, mp, p, n, what, idx);
 	pr = rwc_bounds_check((uintptr_t)p, n, (uintptr_t)c->caller_sp, (uintptr_t)c->caller,
@@ -332,8 +347,9 @@ enum rwc_problem rwc_check_call(const struct rwc_call *c, struct rwc_finding *f)
 	f->nfreed_at = 0;
 	f->msg_index = -1;
 	f->offset_what = NULL;
-	if ((p = check_shape(c, f)) != RWC_OK)
-		return p;
-	return c->nargs ? check_args(c, f) : RWC_OK;
+	if ((p = check_shape(c, f)) == RWC_OK && c->nargs)
+		p = check_args(c, f);
+	rwc_fast_said.gen = 0; /* said for this call only */
+	return p;
 }
 

@@ -13,6 +13,7 @@
 #include "base/common.h"
 #include "bounds/fastbounds.h"
 #include "bounds/vcache.h"
+#include "check/check.h"
 #include "mapview/tcache.h"
 
 /* A buffer call that needs no further look: count sane, bytes known good. */
@@ -30,6 +31,7 @@ static inline __attribute__((always_inline)) int rwc_good_buf(uintptr_t a, size_
 {
 	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
 	const void *p = (const void *)a;
+	int m;
 
 	if (n > (size_t)SSIZE_MAX)
 		return 0;
@@ -39,8 +41,11 @@ static inline __attribute__((always_inline)) int rwc_good_buf(uintptr_t a, size_
 	 * of its stack, mapped and writable */
 	if (a >= (uintptr_t)sp && n <= UINTPTR_MAX - a && rwc_stack_in_frame(a, a + n, (uintptr_t)sp, (uintptr_t)pc))
 		return 1;
-	if (!rwc_quick_range(p, n, need) || !rwc_bounds_fast(p, n, sp, pc))
+	m = rwc_quick_range(p, n, need);
+	if (!m || !rwc_bounds_fast(p, n, sp, pc)) { /* what the checks resume from */
+		rwc_fast_said = (struct rwc_fast_said){.a = a, .n = n, .need = need, .map = m, .gen = g};
 		return 0;
+	}
 	if (rwc_heap_seen.l || rwc_glob_seen) /* found in an object */
 		rwc_vc_note(a, n, need, (uintptr_t)sp, g);
 	return 1;

@@ -9,11 +9,23 @@
 #include <unistd.h>
 
 #include "base/checks.h"
+#include "base/common.h"
 #include "mapview/snapshot.h"
+
+/* The page size, asked once (sysconf costs ~40 instructions a call). */
+static uintptr_t page_size(void)
+{
+	static uintptr_t pg;
+	uintptr_t v = __atomic_load_n(&pg, __ATOMIC_RELAXED);
+
+	if (RWC_UNLIKELY(!v))
+		__atomic_store_n(&pg, v = (uintptr_t)sysconf(_SC_PAGESIZE), __ATOMIC_RELAXED);
+	return v;
+}
 
 static uintptr_t page_end(uintptr_t a, size_t len)
 {
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t pg = page_size();
 
 	return len > UINTPTR_MAX - a - pg ? 0 : (a + len + pg - 1) & ~(pg - 1);
 }
@@ -50,7 +62,7 @@ void rwc_watch_mprotect(void *addr, size_t len, int prot, int failed)
 
 void rwc_watch_brk(void *now)
 {
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t pg = page_size();
 
 	rwc_snap_heap_top(((uintptr_t)now + pg - 1) & ~(pg - 1));
 }

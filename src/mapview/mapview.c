@@ -124,9 +124,14 @@ static int parse_verdict(int fd, struct rwc_verdict *v)
 
 enum rwc_problem rwc_map_verdict(uintptr_t lo, size_t len, unsigned need, struct rwc_verdict *v)
 {
+	return rwc_map_verdict_from(lo, len, need, -1, v);
+}
+
+enum rwc_problem rwc_map_verdict_from(uintptr_t lo, size_t len, unsigned need, int known, struct rwc_verdict *v)
+{
 	int fd, rc;
 
-	if (rwc_fast_range((const void *)lo, len, need)) {
+	if (known > 0 || (known < 0 && rwc_fast_range((const void *)lo, len, need))) {
 		rwc_verdict_init(v, lo, 0, need);
 		return RWC_OK;
 	}

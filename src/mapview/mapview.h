@@ -11,6 +11,11 @@
  * the kernel's map and, when it stands, comes with the mappings around the
  * bad bytes described.  Returns RWC_OK or the problem (also in v). */
 enum rwc_problem rwc_map_verdict(uintptr_t lo, size_t len, unsigned need, struct rwc_verdict *v);
+/* The same, resumed from what is KNOWN of the range in the current
+ * generation: 1 the thread's cache or the snapshot found it good (then
+ * RWC_OK at once), 0 the cache did not hold it (not asked again), -1
+ * nothing (rwc_map_verdict). */
+enum rwc_problem rwc_map_verdict_from(uintptr_t lo, size_t len, unsigned need, int known, struct rwc_verdict *v);
 
 /* Test hooks (used by unit tests and by RWCHECK_MAPS_QUERY): force the
  * fallback parser instead of ioctl(PROCMAP_QUERY). */
