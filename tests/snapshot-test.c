@@ -12,6 +12,8 @@
 #include "base/checks.h"
 #include "base/ownmem.h"
 #include "base/perproc.h"
+#include "base/real.h"
+#include "mapview/heaptop.h"
 #include "mapview/mapnews.h"
 #include "mapview/mapsfile.h"
 #include "mapview/overlay.h"
@@ -34,6 +36,12 @@ int rwc_ownmem_get(void)
 int rwc_ownmem_ready(void)
 {
 	return 1;
+}
+
+void *rwc_real_ptr[RWC_REAL_COUNT];
+void *rwc_real_bind(unsigned idx)
+{
+	return idx == RWC_IDX_syscall ? (void *)&syscall : NULL; /* (the program break, before glibc knows it) */
 }
 
 ssize_t rwc_read_real(int fd, void *buf, size_t n)
@@ -126,7 +134,19 @@ static void stale(void)
 }
 
 /* The heap's growth is news; a trim, or a heap the snapshot did not
- * know, is not (the maps are read again). */
+ * know, is not (the maps are read again).  The view reads glibc's
+ * program break itself: set here for one call, nothing allocated
+ * meanwhile. */
+extern void *__curbrk;
+static void brk_at(uintptr_t b)
+{
+	void *real = __curbrk;
+
+	__curbrk = (void *)b;
+	rwc_watch_brk();
+	__curbrk = real;
+}
+
 static void heap_top(void)
 {
 	struct rwc_verdict v;
@@ -137,23 +157,32 @@ static void heap_top(void)
 	rwc_map_changed();
 	ok(verdict(A, 10, RWC_NEED_WRITE, &v) == RWC_OK, "heap: the maps read, [heap] good");
 	before = opens;
-	rwc_watch_brk((void *)(A + 6 * PG + 100));
+	brk_at(A + 6 * PG + 100);
 	ok(verdict(A + 6 * PG, 100, RWC_NEED_WRITE, &v) == RWC_OK && opens == before,
 	   "the break moved up: the grown heap good up to its page end, without reading the maps");
 	ok(verdict(A + 7 * PG, 10, RWC_NEED_READ, &v) == RWC_BUF_UNMAPPED, "... and nothing past it");
+	ok(rwc_brk_seen == (void *)(A + 6 * PG + 100), "the break the view took news of is kept");
 	g = rwc_gen;
-	rwc_watch_brk((void *)(A + 7 * PG));
+	brk_at(A + 7 * PG);
 	ok(rwc_gen == g, "the break moved within the page the view knows: no news");
-	rwc_watch_brk((void *)(A + 7 * PG + 1));
-	rwc_watch_brk((void *)(A + 7 * PG + 2));
+	brk_at(A + 7 * PG + 1);
+	brk_at(A + 7 * PG + 2);
 	ok(rwc_gen == g + 1 && opens == before, "into the next page: one news; within it again: none");
-	rwc_watch_brk((void *)(A + 3 * PG));
-	ok(rwc_gen == g + 2 && !rwc_snap_good(A + 5 * PG, 10, RWC_NEED_READ), "a trim: stale, the view says nothing of the old top");
+	rwc_watch_mprotect((void *)(A + 9 * PG), PG, PROT_READ, 0);
+	g = rwc_gen;
+	brk_at(A + 12 * PG);
+	ok(rwc_gen == g + 1 && verdict(A + 9 * PG, 10, RWC_NEED_WRITE, &v) != RWC_OK,
+	   "a growth over a range the overlay has news of (an mprotect): stale, not taken over it");
+	maps_text = "7f0000000000-7f0000004000 rw-p 00000000 00:00 0    [heap]\n";
+	ok(verdict(A, 10, RWC_NEED_WRITE, &v) == RWC_OK && rwc_brk_seen == NULL, "re-read: no break taken since");
+	g = rwc_gen;
+	brk_at(A + 3 * PG);
+	ok(rwc_gen == g + 1 && !rwc_snap_good(A + 3 * PG, 10, RWC_NEED_READ), "a trim: stale");
 	maps_text = "7f0000000000-7f0000004000 rw-p 00000000 00:00 0\n";
 	rwc_map_changed();
 	ok(verdict(A, 10, RWC_NEED_WRITE, &v) == RWC_OK, "maps without a heap");
 	g = rwc_gen;
-	rwc_watch_brk(sbrk(0) == (void *)-1 ? (void *)(A + 20 * PG) : (char *)sbrk(0) + 20 * PG);
+	brk_at((uintptr_t)__curbrk + 20 * PG);
 	ok(rwc_gen == g + 1, "no [heap] read: a growth from the program break the refresh saw is news too");
 }
 

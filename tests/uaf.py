@@ -240,6 +240,16 @@ for q in ("default", "0"):  # without the quarantine every free sees the heap to
         names = [f.get("function") for f in reg.get(key) or []]
         ok(names[:len(want)] == want, "RWCHECK_HEAP_ORIGINS=12 RWCHECK_QUARANTINE=%s deep: %s is the whole chain %s"
            % (q, key, want), names)
+# A trimmed heap leaves the view stale: the walk cannot vouch for the
+# stack and backtrace() takes over (the chain stays whole).
+e = {"RWCHECK_HEAP_ORIGINS": "12", "RWCHECK_QUARANTINE": "0"}
+clean("deep_trimmed", env=e)
+r = Run([PROG, "deep_trimmed", "bad"], env=e)
+reg = r.reports[0].get("region", {}) if r.reports else {}
+wantt = ["freed"] + want[1:6] + ["c_deep_trimmed", "main"]
+for key in ("allocated_at", "freed_at"):
+    names = [f.get("function") for f in reg.get(key) or []]
+    ok(names[:len(wantt)] == wantt, "RWCHECK_HEAP_ORIGINS=12 after a trim: %s is the whole chain" % key, names)
 clean("threads", env={"RWCHECK_HEAP_ORIGINS": "8"})
 r = Run([PROG, "threads", "bad"], env={"RWCHECK_HEAP_ORIGINS": "8"})
 ok(r.status == 0 and len(r.reports) == 1 and len((r.reports[0].get("region") or {}).get("freed_at") or []) >= 3,

@@ -393,11 +393,23 @@ static NOINLINE void c_deep(void)
 		free(grown[i]);
 }
 
+/* The same after the heap was trimmed (without the quarantine the frees
+ * reach glibc, which gives the top back): the map view is stale until
+ * the next check, and the traces are taken meanwhile. */
+static NOINLINE void c_deep_trimmed(void)
+{
+	for (int i = 0; i < 2000; i++)
+		grown[i] = malloc(3000); /* (above the tcache's sizes) */
+	for (int i = 1999; i >= 0; i--)
+		free(grown[i]);
+	deep_a(1);
+}
+
 static const struct victim_case cases[] = {
 	VCASE(small_read), VCASE(small_write), VCASE(large_read), VCASE(large_write), VCASE(realloc_read),
 	VCASE(realloc_write), VCASE(reused), VCASE(threads), VCASE(fork), VCASE(aligned_write),
 	VCASE(unrecorded), VCASE(aged), VCASE(huge_read), VCASE(large_realloc_read), VCASE(large_realloc_write),
-	VCASE(many_large), VCASE(budget), VCASE(remapped), VCASE(large_threads), VCASE(deep),
+	VCASE(many_large), VCASE(budget), VCASE(remapped), VCASE(large_threads), VCASE(deep), VCASE(deep_trimmed),
 };
 
 int main(int argc, char **argv)

@@ -74,23 +74,22 @@ enum rwc_alloc_order rwc_malloc_order(const char **who)
  * depot: its id, tagged with the top bit; else (or when no trace can be
  * had, or from inside a trace) the call site itself.  The trace comes from
  * the stack check's own walk (stackwalk.h: each frame's CFI, read lock-free,
- * nothing allocated), or where that is not supported from glibc's
- * backtrace() (libgcc's unwinder: no descriptor, no lock), ready once
- * rwc_malloc_trace_prepare has loaded it. */
+ * nothing allocated); where that is not supported, or it stopped short (a
+ * stale map view cannot vouch for the stack), from glibc's backtrace()
+ * (libgcc's unwinder: no descriptor, no lock, ~10 times slower), ready
+ * once rwc_malloc_trace_prepare has loaded it. */
 static __thread int in_trace __attribute__((tls_model("initial-exec")));
 static int trace_ready;
 
 void rwc_malloc_trace_prepare(void)
 {
 	void *pcs[4];
-	uintptr_t own[1];
 	struct rwc_verdict v;
 
 	in_trace = 1;
-	if (rwc_frames_trace(0, own, 1) < 0)
-		backtrace(pcs, 4); /* loads libgcc_s: never from inside malloc */
-	else /* the walk reads only what the view vouches for: have one */
-		rwc_map_verdict((uintptr_t)&v, sizeof v, RWC_NEED_READ, &v);
+	backtrace(pcs, 4); /* loads libgcc_s: never from inside malloc */
+	/* the walk reads only what the view vouches for: have one */
+	rwc_map_verdict((uintptr_t)&v, sizeof v, RWC_NEED_READ, &v);
 	in_trace = 0;
 	__atomic_store_n(&trace_ready, 1, __ATOMIC_RELEASE);
 }
@@ -112,13 +111,13 @@ static int backtrace_from(uintptr_t caller, uintptr_t *pcs, int max)
 static uintptr_t origin_of(uintptr_t caller)
 {
 	uintptr_t pcs[RWC_DEPOT_FRAMES];
-	int max = rwc_hm_origins < RWC_DEPOT_FRAMES ? rwc_hm_origins : RWC_DEPOT_FRAMES, n;
+	int max = rwc_hm_origins < RWC_DEPOT_FRAMES ? rwc_hm_origins : RWC_DEPOT_FRAMES, n, cut;
 
 	if (in_trace || !__atomic_load_n(&trace_ready, __ATOMIC_ACQUIRE))
 		return caller;
 	in_trace = 1;
-	n = rwc_frames_trace(caller, pcs, max);
-	if (n < 0)
+	n = rwc_frames_trace(caller, pcs, max, &cut);
+	if (n < 0 || cut)
 		n = backtrace_from(caller, pcs, max);
 	in_trace = 0;
 	if (n > 1) {

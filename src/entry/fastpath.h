@@ -43,7 +43,11 @@ static inline __attribute__((always_inline)) int rwc_good_buf(uintptr_t a, size_
 		return 1;
 	m = rwc_quick_range(p, n, need);
 	if (!m || !rwc_bounds_fast(p, n, sp, pc)) { /* what the checks resume from */
-		rwc_fast_said = (struct rwc_fast_said){.a = a, .n = n, .need = need, .map = m, .gen = g};
+		rwc_fast_said.gen = 0; /* (a signal handler meanwhile sees nothing said) */
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		rwc_fast_said.a = a, rwc_fast_said.n = n, rwc_fast_said.need = need, rwc_fast_said.map = m;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		rwc_fast_said.gen = g;
 		return 0;
 	}
 	if (rwc_heap_seen.l || rwc_glob_seen) /* found in an object */

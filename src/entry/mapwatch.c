@@ -159,7 +159,6 @@ ENTRY int dlclose(void *handle)
 extern void *__curbrk;
 
 static int glibc_malloc = -1; /* is the next malloc glibc's? -1: not known yet */
-void *rwc_watch_seen_brk;
 
 /* What freeing P unmaps: 1 and the exact range for a block glibc malloc
  * served with mmap (from its chunk header: size, and the offset of the
@@ -188,16 +187,13 @@ int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi)
 	return 1;
 }
 
-/* After free/realloc: record the unmapped block; a moved heap top (a trim
- * inside malloc) or an unknown block marks the view stale. */
+/* After free/realloc: record the unmapped block; a moved heap top is news
+ * of a growth, or marks the view stale (a trim inside malloc), and so
+ * does an unknown block. */
 void rwc_watch_freed_slow(int m, uintptr_t lo, uintptr_t hi, int moved)
 {
-	void *b = __atomic_load_n(&__curbrk, __ATOMIC_RELAXED);
-
-	void *seen = __atomic_exchange_n(&rwc_watch_seen_brk, b, __ATOMIC_RELAXED);
-
-	if (b != seen)
-		rwc_watch_brk(b);
+	if (__atomic_load_n(&__curbrk, __ATOMIC_RELAXED) != __atomic_load_n(&rwc_brk_seen, __ATOMIC_RELAXED))
+		rwc_watch_brk();
 	if (m < 0 || (m > 0 && moved))
 		rwc_map_changed();
 	else if (m > 0)

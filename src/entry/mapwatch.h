@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mapview/heaptop.h"
+#include "mapview/mapnews.h"
+
 /* What freeing the malloc block P unmaps: 1 and the exact range for a
  * block glibc malloc served with mmap (from its chunk header); 0 for other
  * blocks; -1 when unknown (another allocator).  Call before the free. */
@@ -17,11 +20,10 @@ int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi);
  * was, costs two loads. */
 void rwc_watch_freed_slow(int m, uintptr_t lo, uintptr_t hi, int moved);
 extern void *__curbrk;
-extern void *rwc_watch_seen_brk; /* the heap top the view knows */
 static inline void rwc_watch_freed(int m, uintptr_t lo, uintptr_t hi, int moved)
 {
 	if (m == 0 && __atomic_load_n(&__curbrk, __ATOMIC_RELAXED) ==
-			      __atomic_load_n(&rwc_watch_seen_brk, __ATOMIC_RELAXED))
+			      __atomic_load_n(&rwc_brk_seen, __ATOMIC_RELAXED))
 		return;
 	rwc_watch_freed_slow(m, lo, hi, moved);
 }

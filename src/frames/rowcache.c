@@ -23,24 +23,33 @@ struct ent { /* 56 bytes */
 
 static struct ent table[NENT];
 
-static struct ent *slot_of(uintptr_t pc)
+/* The first of the two entries PC may take (two ways: two pcs that hash
+ * alike on one walk do not evict each other each time). */
+static struct ent *set_of(uintptr_t pc)
 {
 	uintptr_t h = pc * 0x9E3779B97F4A7C15ull;
 
-	return &table[(h >> 40) & (NENT - 1)];
+	return &table[(h >> 40) & (NENT - 2)];
 }
 
-int rwc_rowcache_get(uintptr_t pc, struct rwc_cfi_row *row)
+/* A consistent copy of E for PC: 1, or 0 (another pc, empty, being written). */
+static int read_ent(const struct ent *e, uintptr_t pc, struct ent *c)
 {
-	const struct ent *e = slot_of(pc);
-	struct ent c;
 	unsigned s = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
 
 	if ((s & 1) || !s)
 		return 0;
-	memcpy(&c, e, sizeof c);
+	memcpy(c, e, sizeof *c);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&e->seq, __ATOMIC_RELAXED) != s || c.pc != pc)
+	return __atomic_load_n(&e->seq, __ATOMIC_RELAXED) == s && c->pc == pc;
+}
+
+int rwc_rowcache_get(uintptr_t pc, struct rwc_cfi_row *row)
+{
+	const struct ent *e = set_of(pc);
+	struct ent c;
+
+	if (!read_ent(e, pc, &c) && !read_ent(e + 1, pc, &c))
 		return 0;
 	row->cfa_reg = c.cfa_reg;
 	row->cfa_off = c.cfa_off;
@@ -63,8 +72,13 @@ static int fits(const struct rwc_cfi_row *row)
 
 void rwc_rowcache_put(uintptr_t pc, const struct rwc_cfi_row *row)
 {
-	struct ent *e = slot_of(pc);
-	unsigned s = __atomic_load_n(&e->seq, __ATOMIC_RELAXED);
+	struct ent *e = set_of(pc);
+	unsigned s;
+
+	/* an empty way first, else the one the pc's bit picks */
+	if (__atomic_load_n(&e->seq, __ATOMIC_RELAXED) && (!__atomic_load_n(&e[1].seq, __ATOMIC_RELAXED) || (pc >> 4) & 1))
+		e++;
+	s = __atomic_load_n(&e->seq, __ATOMIC_RELAXED);
 
 	if ((s & 1) || !fits(row) || !__atomic_compare_exchange_n(&e->seq, &s, s + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return;

@@ -18,7 +18,8 @@
 struct regs {
 	uintptr_t r[RWC_CFI_NREGS]; /* r[RWC_CFI_RSP]: sp; r[RWC_CFI_RA]: pc */
 	unsigned known;
-	uintptr_t ok_lo, ok_hi; /* stack known readable in this walk (the run the view vouched for) */
+	uintptr_t ok_lo, ok_hi; /* stack known readable (the run the view vouched for) */
+	uint64_t ok_gen;        /* ... in this generation of the view */
 };
 
 /* ---- x86-64: the registers of the caller of rwc_cfi_getregs at its
@@ -137,10 +138,13 @@ static int step(struct regs *rs, const struct rwc_cfi_row *row, uintptr_t cfa, i
 				r[i] = rs->r[i], known |= 1u << i;
 			break;
 		case RWC_CFI_OFFSET:
-			if (slot < rs->ok_lo || slot + sizeof(uintptr_t) > rs->ok_hi) {
+			if (slot < rs->ok_lo || slot > rs->ok_hi - sizeof(uintptr_t) || rs->ok_hi < sizeof(uintptr_t) ||
+			    rs->ok_gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE)) {
 				if (!ok(slot, sizeof(uintptr_t)))
 					return -1;
-				rwc_fast_run((const void *)slot, sizeof(uintptr_t), RWC_NEED_READ, &rs->ok_lo, &rs->ok_hi);
+				rs->ok_gen = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+				if (!rwc_fast_run((const void *)slot, sizeof(uintptr_t), RWC_NEED_READ, &rs->ok_lo, &rs->ok_hi))
+					rs->ok_lo = rs->ok_hi = 0;
 			}
 			r[i] = *(const uintptr_t *)slot, known |= 1u << i;
 			break;
@@ -158,7 +162,7 @@ static int step(struct regs *rs, const struct rwc_cfi_row *row, uintptr_t cfa, i
 	if (!(known & (1u << RWC_CFI_RA)) || !r[RWC_CFI_RA])
 		return -1;
 	for (unsigned k = 0; k < sizeof followed; k++)
-		rs->r[followed[k]] = r[followed[k]];
+		rs->r[followed[k]] = known & (1u << followed[k]) ? r[followed[k]] : 0;
 	rs->r[RWC_CFI_RSP] = cfa;
 	rs->known = known | (1u << RWC_CFI_RSP);
 	return 1;
@@ -256,13 +260,14 @@ int rwc_frames_walk(uintptr_t a, uintptr_t sp0, uintptr_t pc, int to_top, struct
 	return found == 1 ? 1 : found == -1 || w->top ? 0 : -1;
 }
 
-int rwc_frames_trace(uintptr_t pc, uintptr_t *pcs, int max)
+int rwc_frames_trace(uintptr_t pc, uintptr_t *pcs, int max, int *cut)
 {
 	struct regs rs = {.known = 0};
 	struct rwc_cfi_row row;
 	uintptr_t cfa;
-	int n = 0;
+	int n = 0, r = 1;
 
+	*cut = 0;
 #if HAVE_GETREGS
 	rwc_cfi_getregs(&rs);
 	rs.known = GETREGS_KNOWN;
@@ -272,9 +277,13 @@ int rwc_frames_trace(uintptr_t pc, uintptr_t *pcs, int max)
 	for (int steps = 0; n < max && steps < 16 + max; steps++) {
 		if (n || rs.r[RWC_CFI_RA] == pc)
 			pcs[n++] = rs.r[RWC_CFI_RA];
-		if (n == max || !row_cached(rs.r[RWC_CFI_RA] - 1, &row) || !cfa_of(&rs, &row, &cfa) ||
-		    step(&rs, &row, cfa, readable_known) != 1)
+		if (n == max)
 			break;
+		if (!row_cached(rs.r[RWC_CFI_RA] - 1, &row) || !cfa_of(&rs, &row, &cfa) ||
+		    (r = step(&rs, &row, cfa, readable_known)) != 1) {
+			*cut = r != 0; /* not the outermost frame */
+			break;
+		}
 	}
 	return n;
 }

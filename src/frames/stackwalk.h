@@ -32,9 +32,11 @@ int rwc_frames_walk(uintptr_t a, uintptr_t sp0, uintptr_t pc, int to_top, struct
 
 /* The return addresses of the frames from the one returning to PC (a
  * caller of the library's function that called this) outwards, at most
- * MAX of them into PCS: how many (0: PC not among the next frames), or -1
- * where the walk is not supported.  Reads only stack slots the thread's
- * cache or the snapshot already vouch for: usable inside malloc. */
-int rwc_frames_trace(uintptr_t pc, uintptr_t *pcs, int max);
+ * MAX of them into PCS: how many (0: PC not found), or -1 where the walk
+ * is not supported.  *CUT 1 when the walk stopped short of MAX and of the
+ * outermost frame: a frame without unwind information, or a stack slot
+ * or table the view did not vouch for.  Reads only stack slots the
+ * thread's cache or the snapshot vouch for: usable inside malloc. */
+int rwc_frames_trace(uintptr_t pc, uintptr_t *pcs, int max, int *cut);
 
 #endif

@@ -60,9 +60,7 @@ void rwc_watch_mprotect(void *addr, size_t len, int prot, int failed)
 		rwc_snap_set((uintptr_t)addr, page_end((uintptr_t)addr, len), prot_bits(prot, 0));
 }
 
-void rwc_watch_brk(void *now)
+void rwc_watch_brk(void)
 {
-	uintptr_t pg = page_size();
-
-	rwc_snap_heap_top(((uintptr_t)now + pg - 1) & ~(pg - 1));
+	rwc_snap_heap_top();
 }

@@ -22,6 +22,7 @@
 #include "base/perproc.h"
 #include "base/log.h"
 #include "mapview/maps_parse.h"
+#include "mapview/heaptop.h"
 #include "base/ownmem.h"
 #include "mapview/mapsfile.h"
 #include "mapview/overlay.h"
@@ -181,7 +182,7 @@ static size_t find(const struct snap *s, size_t n, size_t ntop, uintptr_t lo)
  * could not (lock busy, no buffers, no /proc). */
 static int refresh(void)
 {
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), brk0;
+	uintptr_t brk_end;
 	struct snap *s;
 	int fd, rc;
 
@@ -199,10 +200,10 @@ static int refresh(void)
 	s->novl = 0;
 	s->heap_hi = 0;
 	s->complete = 1;
-	brk0 = (uintptr_t)sbrk(0); /* (no system call once glibc knows it) */
+	brk_end = rwc_heap_end_refreshed();
 	rc = rwc_maps_scan(fd, rwc_read_real, (char *)snap_at(2), SCAN_BUF, snap_add, s, NULL);
-	if (!s->heap_hi && brk0 != (uintptr_t)-1) /* no heap yet: it will start at the break */
-		s->heap_hi = (brk0 + pg - 1) & ~(pg - 1);
+	if (!s->heap_hi) /* no heap yet: it will start at the break */
+		s->heap_hi = brk_end;
 	if (rc < 0)
 		s->complete = 0;
 	build_index(s);
@@ -214,31 +215,30 @@ static int refresh(void)
 	return 1;
 }
 
-/* rwc_snap_set, or with HEAP_TOP the heap's growth to it. */
-static void place(uintptr_t lo, uintptr_t hi, int prot, uintptr_t heap_top)
+/* rwc_snap_set, or with HEAP the heap's growth to the program break. */
+static void place(uintptr_t lo, uintptr_t hi, int prot, int heap)
 {
 	struct snap *s;
 	int i;
 
-	if ((!heap_top && hi <= lo) || !rwc_ownmem_ready() || !lock()) { /* (no memory: no snapshot either) */
+	if ((!heap && hi <= lo) || !rwc_ownmem_ready() || !lock()) { /* (no memory: no snapshot either) */
 		rwc_map_changed();
 		return;
 	}
 	i = __atomic_load_n(&cur, __ATOMIC_ACQUIRE);
 	s = i < 0 ? NULL : snap_at(i);
+	prot = heap ? (int)(RWC_PROT_R | RWC_PROT_W) : prot;
+	if (heap && s && (lo = s->heap_hi) == (hi = rwc_heap_end_taken())) {
+		unlock(); /* the heap ends where the view knows it does */
+		return;
+	}
+	/* stale anyway, a trim, a growth over the overlay's news: re-read */
 	if (!s || s->gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE) ||
-	    (heap_top && (!s->heap_hi || heap_top < s->heap_hi))) {
-		/* stale anyway, or a trim: the next check re-reads the whole map */
+	    (heap && (!lo || hi < lo || rwc_ovl_overlaps(s->ovl, 0, s->novl, lo, hi)))) {
 		unlock();
 		rwc_map_changed();
 		return;
 	}
-	if (heap_top && heap_top == s->heap_hi) {
-		unlock();
-		return;
-	}
-	if (heap_top)
-		lo = s->heap_hi, hi = heap_top, prot = RWC_PROT_R | RWC_PROT_W;
 	write_begin(s);
 	if (!rwc_ovl_place(s->ovl, &s->novl, lo, hi, prot)) { /* full: re-read the map at the next check */
 		s->gen = 0;
@@ -247,8 +247,8 @@ static void place(uintptr_t lo, uintptr_t hi, int prot, uintptr_t heap_top)
 		rwc_map_changed();
 		return;
 	}
-	if (heap_top)
-		s->heap_hi = heap_top;
+	if (heap)
+		s->heap_hi = hi;
 	s->gen = __atomic_add_fetch(&rwc_gen, 1, __ATOMIC_ACQ_REL);
 	write_end(s);
 	unlock();
@@ -259,9 +259,9 @@ void rwc_snap_set(uintptr_t lo, uintptr_t hi, int prot)
 	place(lo, hi, prot, 0);
 }
 
-void rwc_snap_heap_top(uintptr_t top)
+void rwc_snap_heap_top(void)
 {
-	place(0, 0, 0, top);
+	place(0, 0, 0, 1);
 }
 
 int rwc_snap_lookup(uintptr_t lo, size_t len, unsigned need)

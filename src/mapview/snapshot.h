@@ -27,9 +27,11 @@ int rwc_snap_verdict(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned n
  * rwc_map_changed() when it cannot record it. */
 void rwc_snap_set(uintptr_t lo, uintptr_t hi, int prot);
 
-/* The heap ([heap] in the map) now ends at TOP (page-aligned): news of
- * its growth, or rwc_map_changed() for a trim or a heap it did not know. */
-void rwc_snap_heap_top(uintptr_t top);
+/* The heap ([heap] in the map) now ends at the program break (read here,
+ * under the writer lock, and kept in rwc_brk_seen): news of its growth,
+ * or rwc_map_changed() for a trim, a heap it did not know, or a growth
+ * over ranges the overlay holds news of. */
+void rwc_snap_heap_top(void);
 
 /* Is this mapping the placeholder of a report (see rwc_map_hide): the
  * last placeholder's range, ---s?  The range stays remembered after the
