@@ -123,8 +123,13 @@ static void note(struct ptree *pt, long pid)
 void ptree_note_exec(struct ptree *pt, long pid, const char *exe)
 {
 	for (size_t i = 0; i < pt->n; i++)
-		if (pt->v[i].pid == pid && pt->v[i].with != 1 && pid)
-			return; /* seen without already */
+		if (pt->v[i].pid == pid && pt->v[i].with != 1 && pid) {
+			/* seen without already, or seen once before its loader had
+			 * mapped anything (undecided): the record decides */
+			pt->v[i].with = 0;
+			pt->v[i].from_exec = 1;
+			return;
+		}
 	add(pt, pid, 0, exe, 1);
 }
 
