@@ -73,11 +73,7 @@ static int readable(uintptr_t a, size_t n)
  * /proc): for the allocation traces, taken inside malloc. */
 static int readable_known(uintptr_t a, size_t n)
 {
-	if (a + n < a)
-		return 0;
-	if (rwc_fast_range((const void *)a, n, RWC_NEED_READ))
-		return 1;
-	return rwc_snap_lookup(a, n, RWC_NEED_READ) == 1;
+	return rwc_quick_range((const void *)a, n, RWC_NEED_READ);
 }
 
 /* The row of the frame at PC: 1, or 0 (no module, no table, no FDE). */
