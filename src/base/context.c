@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "base/context.h"
+#include "base/common.h"
 
 #include <signal.h>
 #include <stdint.h>
@@ -17,7 +18,7 @@
 #include "base/real.h"
 
 __thread int rwc_depth __attribute__((tls_model("initial-exec")));
-int rwc_foreign_malloc_first;
+int rwc_foreign_malloc_first RWC_START_DATA;
 
 /* The kernel's struct sigaction (rt_sigaction's, not libc's). */
 struct ksigaction {
@@ -52,7 +53,7 @@ int rwc_maybe_in_handler(void)
 /* The thread holding the lock, in memory a fork() child keeps (the lock
  * itself is wiped): a child that finds a thread of its parent there was
  * forked in the middle of a report. */
-static pid_t busy_tid;
+static pid_t busy_tid RWC_START_DATA;
 
 static int forked_mid_report(void)
 {

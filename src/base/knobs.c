@@ -211,11 +211,13 @@ void rwc_knobs_load(struct rwc_knobs *k, rwc_getenv_fn get, rwc_warn_fn warn)
 		warn("RWCHECK_CHECKS", v,
 		     "a comma-separated list of maps, offset, count, heap, stack, global, all, none; "
 		     "or changes to the default such as -stack,+heap");
-	k->suppress[0] = '\0';
+	if (k->suppress_set) /* (untouched when never set) */
+		k->suppress[0] = '\0';
+	k->suppress_set = 0;
 	v = get("RWCHECK_SUPPRESS");
 	if (v) {
 		if (*v && strlen(v) < sizeof k->suppress)
-			strcpy(k->suppress, v);
+			strcpy(k->suppress, v), k->suppress_set = 1;
 		else
 			warn("RWCHECK_SUPPRESS", v, "the path of a suppressions file");
 	}

@@ -16,8 +16,6 @@ struct rwc_knobs {
 	int format;          /* enum rwc_format */
 	int action;          /* enum rwc_action */
 	int backtrace;       /* frames, 0..RWC_BACKTRACE_MAX */
-	char log[4096];      /* "" means stderr; else a template with %p, %% */
-	char suppress[4096]; /* suppressions file, "" for none */
 	int maps_query;      /* 1: may use ioctl(PROCMAP_QUERY); 0: always parse */
 	int dedup;           /* 1: each call site once per process, counts at exit */
 	int gen_suppressions; /* 1: each report carries a suppression for it */
@@ -27,6 +25,11 @@ struct rwc_knobs {
 			      * the constructor acts on "no" and takes the knob away
 			      * (entry/exec.c) */
 	unsigned checks;     /* RWC_CHECK_* bits */
+	int suppress_set;    /* suppress holds a path */
+	/* (The paths last: a process start that sets neither touches no
+	 * page of them.) */
+	char log[4096];      /* "" means stderr; else a template with %p, %% */
+	char suppress[4096]; /* suppressions file, "" for none */
 };
 
 /* RWCHECK_CHECKS: the check families (named by check_names in knobs.c:

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "base/log.h"
+#include "base/common.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,10 +45,10 @@ static struct {
 	int state;
 	dev_t dev;
 	ino_t ino;
-} err0;
-static unsigned long dropped; /* messages not written: descriptor 2 was another file */
+} err0 RWC_START_DATA;
+static unsigned long dropped RWC_START_DATA; /* messages not written: descriptor 2 was another file */
 
-void rwc_log_start(void)
+RWC_START_CODE void rwc_log_start(void)
 {
 	struct stat st;
 	int e = errno;
@@ -107,7 +108,7 @@ static int to_stderr(const char *buf, size_t len)
 	return 1;
 }
 
-void rwc_log_dropped_note(void)
+RWC_START_CODE void rwc_log_dropped_note(void)
 {
 	unsigned long n = __atomic_load_n(&dropped, __ATOMIC_RELAXED);
 	char buf[200];

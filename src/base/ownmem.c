@@ -38,7 +38,7 @@ enum { NONE = 1, BUSY, READY, FAILED }; /* (not 0: state lives in .data, see sta
 static struct rwc_perproc fallback;
 struct rwc_perproc *rwc_perproc = &fallback;
 static int state = NONE;
-static pid_t mapper; /* the process mapping it while state is BUSY */
+static pid_t mapper RWC_START_DATA; /* the process mapping it while state is BUSY */
 /* The constructor's process, renewed in each fork() child (in .data: a
  * page the loader has written anyway, no page fault of its own). */
 static pid_t start_pid = -1;
@@ -85,7 +85,7 @@ static void forked(void)
 		memset(&fallback, 0, sizeof fallback);
 }
 
-void rwc_ownmem_start(void)
+RWC_START_CODE void rwc_ownmem_start(void)
 {
 	/* (Through the bound syscall(): a first call of getpid would cost a
 	 * symbol lookup, ~0.2% of a process start.) */
@@ -106,7 +106,7 @@ int rwc_in_vfork_child(void)
 	return o != me;
 }
 
-void *rwc_own_parts[RWC_OWN_NPARTS];
+void *rwc_own_parts[RWC_OWN_NPARTS] RWC_START_DATA;
 
 static char *map(size_t len)
 {

@@ -5,12 +5,13 @@
 #include "config.h"
 
 #include "base/real.h"
+#include "base/common.h"
 
 #include <stdio.h>
 
 #include "base/symscope.h"
 
-void *rwc_real_ptr[RWC_REAL_COUNT];
+void *rwc_real_ptr[RWC_REAL_COUNT] RWC_START_DATA;
 __thread int rwc_binding __attribute__((tls_model("initial-exec")));
 
 const char *const rwc_real_names[RWC_REAL_COUNT] = {
@@ -60,7 +61,7 @@ void *rwc_real_bind(unsigned idx)
 	return p;
 }
 
-void rwc_real_bind_early(void)
+RWC_START_CODE void rwc_real_bind_early(void)
 {
 	/* write() is what signal handlers call, mmap() and syscall() what
 	 * the first need of the library's own memory makes (ownmem.c): never

@@ -32,9 +32,9 @@ struct slot {
 };
 
 static struct slot slots[RWC_BIG_SLOTS];
-static unsigned long tail, head;
-static size_t budget; /* 0: not known yet */
-long rwc_big_held;
+static unsigned long tail RWC_START_DATA, head RWC_START_DATA;
+static size_t budget RWC_START_DATA; /* 0: not known yet */
+long rwc_big_held RWC_START_DATA;
 
 /* The budget: 1 GiB, or a sixteenth of a finite address-space limit
  * (PROT_NONE mappings count against RLIMIT_AS). */

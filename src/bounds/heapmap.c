@@ -12,6 +12,7 @@
 #define WORDS RWC_HM_WORDS
 
 struct rwc_hm_leaf *rwc_hm_top[NLEAVES];
+size_t rwc_hm_top_end RWC_START_DATA;
 int rwc_hm_origins = 1;
 
 /* *SLOT, or N bytes mapped, given FIRST as their first word and published
@@ -43,6 +44,9 @@ static inline __attribute__((always_inline)) struct rwc_hm_leaf *leaf_of(uintptr
 	l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE);
 	if (RWC_LIKELY(l) || !make)
 		return l;
+	for (size_t e = __atomic_load_n(&rwc_hm_top_end, __ATOMIC_RELAXED); e <= i;)
+		if (__atomic_compare_exchange_n(&rwc_hm_top_end, &e, i + 1, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			break;
 	/* first word: lowest, no block yet */
 	return map_once((void **)&rwc_hm_top[i], sizeof *l, UINTPTR_MAX);
 }

@@ -49,6 +49,17 @@ struct rwc_hm_leaf {
 #define RWC_HM_ESCAPE_BYTES 8u
 
 extern struct rwc_hm_leaf *rwc_hm_top[RWC_HM_LEAVES];
+/* One past the highest index of rwc_hm_top that has a leaf, raised before
+ * the leaf is published: an address above it (a stack, most libraries'
+ * own data) is answered without a look at the table (whose pages a
+ * process start would otherwise touch, a page fault each). */
+extern size_t rwc_hm_top_end;
+
+/* No leaf at index I nor at I - 1. */
+static inline int rwc_hm_no_leaf(size_t i)
+{
+	return i >= RWC_HM_LEAVES || i > __atomic_load_n(&rwc_hm_top_end, __ATOMIC_RELAXED);
+}
 
 /* 1 when no block can start at or below A within the search: the common
  * answer for buffers that are not on the heap, in a few loads. */
@@ -57,7 +68,7 @@ static inline int rwc_hm_nothing_below(uintptr_t a)
 	size_t i = a >> RWC_HM_LEAF_SHIFT;
 	const struct rwc_hm_leaf *l;
 
-	if (i >= RWC_HM_LEAVES)
+	if (rwc_hm_no_leaf(i))
 		return 1;
 	l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE);
 	if (l && a >= __atomic_load_n(&l->lowest, __ATOMIC_ACQUIRE))
@@ -78,7 +89,7 @@ static inline int rwc_hm_nothing_below_span(uintptr_t lo, uintptr_t last)
 
 	if (i != last >> RWC_HM_LEAF_SHIFT)
 		return 0;
-	if (i >= RWC_HM_LEAVES)
+	if (rwc_hm_no_leaf(i))
 		return 1;
 	l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE);
 	if (l && last >= __atomic_load_n(&l->lowest, __ATOMIC_ACQUIRE))
@@ -182,7 +193,7 @@ static inline uintptr_t rwc_hm_near_slack(uintptr_t a, unsigned *slack)
 	const struct rwc_hm_leaf *l;
 	uint64_t m;
 
-	if (i >= RWC_HM_LEAVES || !(l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)))
+	if (rwc_hm_no_leaf(i) || !(l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)))
 		return 0;
 	g = (a & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;
 	m = __atomic_load_n(&l->live[g / 64], __ATOMIC_ACQUIRE) & (~0ull >> (63 - g % 64));
@@ -200,7 +211,7 @@ static inline int rwc_hm_live_slack(uintptr_t s, unsigned *slack)
 	size_t i = s >> RWC_HM_LEAF_SHIFT, g;
 	const struct rwc_hm_leaf *l;
 
-	if (i >= RWC_HM_LEAVES || !(l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)))
+	if (rwc_hm_no_leaf(i) || !(l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)))
 		return 0;
 	g = (s & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;
 	if (!((__atomic_load_n(&l->live[g / 64], __ATOMIC_ACQUIRE) >> (g % 64)) & 1))

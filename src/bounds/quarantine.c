@@ -13,9 +13,9 @@
 
 size_t rwc_q_limit = RWC_QUARANTINE_DEFAULT;
 
-static void **ring;      /* len slots, mapped on first use */
-static size_t len;       /* a power of two */
-static int ring_state;   /* 0 none, 1 mapping, 2 ready, -1 failed */
+static void **ring RWC_START_DATA;      /* len slots, mapped on first use */
+static size_t len RWC_START_DATA;       /* a power of two */
+static int ring_state RWC_START_DATA;   /* 0 none, 1 mapping, 2 ready, -1 failed */
 static unsigned long tail, head;
 /* Bytes of the blocks in the ring; a put counts its block after the
  * exchange that shows it, so a take racing it may see the sum short,
@@ -25,7 +25,7 @@ long rwc_q_held;
 
 /* The ring, mapped on the first put: one slot per 64 bytes of the limit
  * (most freed blocks are larger), 1024 to 1 Mi slots. */
-static void **get_ring(void)
+static inline __attribute__((always_inline)) void **get_ring(void)
 {
 	int s = __atomic_load_n(&ring_state, __ATOMIC_ACQUIRE);
 	size_t n = 1024, want = __atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED) / 64;
@@ -154,7 +154,7 @@ unsigned long rwc_q_age(uintptr_t p)
 	return 0;
 }
 
-void rwc_q_prepare(void)
+RWC_START_CODE void rwc_q_prepare(void)
 {
 	(void)get_ring();
 }

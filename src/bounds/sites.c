@@ -10,11 +10,11 @@
 
 #define PROBES 32
 
-static uintptr_t *table; /* RWC_SITE_SLOTS keys; 0: a free slot */
-static int table_state;  /* 0 none, 1 mapping, 2 ready, -1 failed */
-uintptr_t *rwc_site_table; /* table, once ready */
+static uintptr_t *table RWC_START_DATA; /* RWC_SITE_SLOTS keys; 0: a free slot */
+static int table_state RWC_START_DATA;  /* 0 none, 1 mapping, 2 ready, -1 failed */
+uintptr_t *rwc_site_table RWC_START_DATA; /* table, once ready */
 
-static uintptr_t *get_table(void)
+static inline __attribute__((always_inline)) uintptr_t *get_table(void)
 {
 	uintptr_t *t = rwc_own_map_once((void **)&table, &table_state, RWC_SITE_SLOTS * sizeof(uintptr_t));
 
@@ -56,7 +56,7 @@ uintptr_t rwc_site_key(uint32_t id)
 	return __atomic_load_n(&table[id], __ATOMIC_ACQUIRE);
 }
 
-void rwc_sites_prepare(void)
+RWC_START_CODE void rwc_sites_prepare(void)
 {
 	(void)get_table();
 }

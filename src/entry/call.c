@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "entry/call.h"
+#include "base/common.h"
 #include "check/check.h"
 
 #include <errno.h>
@@ -31,13 +32,13 @@
 #include "report/suppfile.h"
 
 
-static int init_state; /* 0 not yet, 1 in progress, 2 done */
-static pid_t init_owner; /* the thread doing it while in progress */
+static int init_state RWC_START_DATA; /* 0 not yet, 1 in progress, 2 done */
+static pid_t init_owner RWC_START_DATA; /* the thread doing it while in progress */
 
 /* The RWCHECK_* entries of the environment (knobs.c), found in one pass;
  * none at all in a secure-execution process (setuid, setgid, file
  * capabilities), like secure_getenv(). */
-static const char *knob_env[16];
+static const char *knob_env[16] RWC_START_DATA;
 
 static const char *getenv_fn(const char *name)
 {
@@ -121,7 +122,7 @@ int rwc_init_once(void)
 	rwc_knobs_load(&rwc_knobs, getenv_fn, rwc_log_knob_warning);
 	if (!rwc_knobs.maps_query)
 		rwc_map_disable_procmap_query();
-	if (rwc_knobs.suppress[0])
+	if (rwc_knobs.suppress_set)
 		rwc_suppfile_load(rwc_knobs.suppress);
 	checks = rwc_knobs.checks;
 	rwc_hm_origins = rwc_knobs.heap_origins;

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "entry/execnote.h"
+#include "base/common.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +18,7 @@
 #include "base/guard.h"
 #include "base/log.h"
 
-char **rwc_start_environ;
+char **rwc_start_environ RWC_START_DATA;
 
 static const char *start_env(const char *name)
 {

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "frames/dwmods.h"
+#include "base/common.h"
 
 #include <fcntl.h>
 #include <link.h>
@@ -22,8 +23,8 @@ static const struct rwc_dwlib *L;
  * which a thread inside dlopen() holds while its constructors read). */
 #define NMOD 128
 static struct rwc_dwmod mods[NMOD];
-static int nmods;
-static unsigned long long subs_seen;
+static int nmods RWC_START_DATA;
+static unsigned long long subs_seen RWC_START_DATA;
 
 struct dv_find {
 	uintptr_t a;        /* in: the address */

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "frames/dwvars.h"
+#include "base/common.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +96,7 @@ struct dv_site {
 #define NBUCKET 512
 #define MAXSITES 8192
 static struct dv_site *buckets[NBUCKET];
-static int nsites;
+static int nsites RWC_START_DATA;
 
 static const char *str_attr(Dwarf_Die *die, unsigned name)
 {
@@ -212,7 +213,7 @@ static struct dv_site *site_of(uintptr_t pc)
 	struct rwc_dwmod *m;
 	int hold;
 
-	for (s = *b; s; s = s->next)
+	for (s = nsites ? *b : NULL; s; s = s->next) /* (no table page read before the first) */
 		if (s->pc == pc)
 			return s;
 	if (nsites >= MAXSITES)
@@ -224,6 +225,8 @@ static struct dv_site *site_of(uintptr_t pc)
 	 * variables stays out of the holes too (a later bad call into a hole
 	 * must not land in it). */
 	m = rwc_dwmod_of(pc);
+	if (m && !m->dw) /* a module without DWARF: no variables, no record */
+		return NULL;
 	hold = m && m->dw;
 	if (hold)
 		rwc_keepout_begin();

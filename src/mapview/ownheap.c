@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "mapview/ownheap.h"
+#include "base/common.h"
 
 #include <string.h>
 #include <sys/mman.h>
@@ -38,7 +39,7 @@ static struct {
 	struct region regions[REGIONS];
 } H;
 
-uintptr_t rwc_ownheap_lo = UINTPTR_MAX, rwc_ownheap_hi;
+uintptr_t rwc_ownheap_lo = UINTPTR_MAX, rwc_ownheap_hi RWC_START_DATA;
 
 static int lock(void)
 {

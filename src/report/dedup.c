@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "report/dedup.h"
+#include "base/common.h"
 
 #include <unistd.h>
 
@@ -115,7 +116,7 @@ static void flush_one(const struct rwc_site *s, unsigned more)
 	rwc_log_write(buf, o.len);
 }
 
-void rwc_dedup_flush(void)
+RWC_START_CODE void rwc_dedup_flush(void)
 {
 	/* Nothing to say: and no page of the table is touched (before the
 	 * first need, the table is in .bss: a page fault at every exit). */

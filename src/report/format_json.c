@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "report/format.h"
+#include "base/common.h"
 
 #include "base/knobs.h"
 
@@ -13,8 +14,8 @@
 
 /* The process's arguments as the dynamic loader passes them to every
  * constructor (read, never written). */
-static int rwc_json_argc;
-static char **rwc_json_argv;
+static int rwc_json_argc RWC_START_DATA;
+static char **rwc_json_argv RWC_START_DATA;
 
 __attribute__((constructor)) static void rwc_json_keep_args(int argc, char **argv, char **envp)
 {
