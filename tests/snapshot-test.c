@@ -243,12 +243,17 @@ int main(void)
 	if (mem == MAP_FAILED)
 		return 99;
 	rwc_own_parts[RWC_OWN_SNAP] = mem;
-	overlay_alone();
-	snapshot_alone();
-	overlay();
-	stale();
-	heap_top();
-	hidden();
-	too_many();
+	for (int pm = 0; pm < 2; pm++) { /* the page map, then the regions searched */
+		rwc_snap_pm_min = pm ? SIZE_MAX : 0;
+		opens = 0;
+		rwc_map_changed();
+		overlay_alone();
+		snapshot_alone();
+		overlay();
+		stale();
+		heap_top();
+		hidden();
+		too_many();
+	}
 	return done_testing();
 }

@@ -56,12 +56,13 @@ struct snap {
 uint64_t rwc_gen = 1;
 
 #define SCAN_BUF 65536
-/* Two snapshots, then SCAN_BUF bytes of scan buffer (under the writer
- * lock), in the library's own memory. */
+/* SCAN_BUF bytes of scan buffer (under the writer lock), then two
+ * snapshots, in the library's own memory (the buffer first: near what
+ * else a process start touches, ownmem.c). */
 _Static_assert(2 * sizeof(struct snap) + SCAN_BUF <= RWC_OWN_SNAP_SIZE, "ownmem.h: RWC_OWN_SNAP_SIZE");
 static inline struct snap *snap_at(int i)
 {
-	return (struct snap *)rwc_ownmem_part(RWC_OWN_SNAP) + i;
+	return (struct snap *)((char *)rwc_ownmem_part(RWC_OWN_SNAP) + SCAN_BUF) + i;
 }
 static int cur = -1;   /* published snapshot, -1 none */
 static uintptr_t hidden_lo, hidden_hi;
@@ -129,8 +130,18 @@ static unsigned ok_bits(unsigned prot)
 	return ((prot & RWC_PROT_W) ? RWC_NEED_WRITE : 0) | ((prot & RWC_PROT_R) ? RWC_NEED_READ : 0);
 }
 
+/* Regions below which a snapshot has no page map: a search of a few
+ * dozen regions costs a few more loads, while each page of the map's
+ * directories costs a process start a page fault (the usual process has
+ * 20-60 regions and its map 6-8 directory pages).  Tests set 0. */
+size_t rwc_snap_pm_min = 256;
+
 static void build_pagemap(struct snap *s)
 {
+	if (s->n < __atomic_load_n(&rwc_snap_pm_min, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&s->pm.ok, 0, __ATOMIC_RELAXED);
+		return;
+	}
 	rwc_pagemap_init(&s->pm, s->pm_mem, PM_WORDS, (unsigned)__builtin_ctzl((unsigned long)sysconf(_SC_PAGESIZE)));
 	for (size_t k = 0; k < s->n && s->pm.ok; k++)
 		rwc_pagemap_set(&s->pm, s->ent[k].sp & ~(uintptr_t)PROT_MASK, s->ent[k].end,
@@ -201,7 +212,7 @@ static int refresh(void)
 	s->heap_hi = 0;
 	s->complete = 1;
 	brk_end = rwc_heap_end_refreshed();
-	rc = rwc_maps_scan(fd, rwc_read_real, (char *)snap_at(2), SCAN_BUF, snap_add, s, NULL);
+	rc = rwc_maps_scan(fd, rwc_read_real, (char *)rwc_ownmem_part(RWC_OWN_SNAP), SCAN_BUF, snap_add, s, NULL);
 	if (!s->heap_hi) /* no heap yet: it will start at the break */
 		s->heap_hi = brk_end;
 	if (rc < 0)

@@ -13,6 +13,9 @@
  * signal-safe, leaves errno alone. */
 void rwc_map_changed(void);
 
+/* Regions from which a snapshot builds its page map (below: searched). */
+extern size_t rwc_snap_pm_min;
+
 /* A report holds a gap with a placeholder mapping [lo, hi) (shared,
  * PROT_NONE): verdicts treat it as the gap it stands for. */
 void rwc_map_hide(uintptr_t lo, uintptr_t hi);
