@@ -51,8 +51,7 @@ static inline __attribute__((always_inline)) int rwc_good_buf(uintptr_t a, size_
 		rwc_fast_said.gen = g;
 		return 0;
 	}
-	if (rwc_heap_seen.l || rwc_glob_seen) /* found in an object */
-		rwc_vc_note(a, n, need, (uintptr_t)sp, g);
+	rwc_vc_seen(a, n, need, (uintptr_t)sp, g); /* found in an object? */
 	return 1;
 }
 
