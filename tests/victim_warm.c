@@ -3,7 +3,8 @@
  * same buffer and call site: a block freed, freed and handed out smaller,
  * shrunk by realloc, read past its end deep inside; a page made read-only;
  * a global read past its end; a block freed by another thread; a stack
- * variable read past its end.  "victim_warm CASE good|bad": the same calls,
+ * variable read past its end; a readv of 16 separate blocks, one of them
+ * then freed, handed out again or shrunk.  "victim_warm CASE good|bad": the same calls,
  * the last one good or bad; it prints "site FUNCTION LINE" before each
  * call and "result R" after the last. */
 #define _GNU_SOURCE
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static int zfd;
@@ -185,6 +187,60 @@ static __attribute__((noinline)) ssize_t c_stack(int bad)
 	return r;
 }
 
+/* A readv of 16 separate blocks, every segment a whole block (the
+ * segment cache of the vector calls, bounds/segcache.h), the same call
+ * site each time. */
+#define NSEG 16
+static __attribute__((noinline)) ssize_t rdv(struct iovec *v)
+{
+	ssize_t r;
+
+	printf("site %s %d\n", __func__, __LINE__ + 2);
+	fflush(stdout);
+	r = readv(zfd, v, NSEG);
+	__asm__ volatile("" : : : "memory");
+	return r;
+}
+
+/* segment 7's block then: freed (free), freed and handed out again with
+ * the same chunk asking for less (vreuse: RWCHECK_QUARANTINE=0), or
+ * shrunk in place to a chunk of the same slack (vshrink: its size word
+ * alone tells) */
+static ssize_t vsep(const char *how, int bad)
+{
+	struct iovec v[NSEG];
+	char *q;
+
+	for (int i = 0; i < NSEG; i++)
+		if (!(v[i].iov_base = malloc(256)))
+			exit(5);
+		else
+			v[i].iov_len = 256;
+	settle();
+	for (int i = 0; i < 3; i++)
+		if (rdv(v) != 256 * NSEG)
+			exit(3);
+	if (!bad)
+		return rdv(v);
+	if (!strcmp(how, "free")) {
+		free(v[7].iov_base);
+		return rdv(v); /* use-after-free */
+	}
+	if (!strcmp(how, "reuse")) {
+		free(v[7].iov_base);
+		q = malloc(250); /* the same chunk size: its slack byte differs */
+	} else {
+		q = realloc(v[7].iov_base, 96); /* usable 104: the same slack, 8 */
+	}
+	printf("same %d\n", q == v[7].iov_base);
+	v[7].iov_base = q;
+	return rdv(v);
+}
+
+static __attribute__((noinline)) ssize_t c_vfree(int bad) { return vsep("free", bad); }
+static __attribute__((noinline)) ssize_t c_vreuse(int bad) { return vsep("reuse", bad); }
+static __attribute__((noinline)) ssize_t c_vshrink(int bad) { return vsep("shrink", bad); }
+
 static const struct {
 	const char *name;
 	ssize_t (*fn)(int);
@@ -192,6 +248,7 @@ static const struct {
 	{"free", c_free},         {"reuse", c_reuse},   {"shrink", c_shrink}, {"interior", c_interior},
 	{"widen", c_widen},       {"protect", c_protect}, {"global", c_global}, {"thread", c_thread},
 	{"stack", c_stack},       {"bigshrink", c_bigshrink}, {"bigend", c_bigend},
+	{"vfree", c_vfree},       {"vreuse", c_vreuse}, {"vshrink", c_vshrink},
 };
 
 int main(int argc, char **argv)

@@ -4,7 +4,9 @@ bounds/vcache.h; the frame cache) must not hide a change.  A block freed,
 freed and handed out smaller, shrunk by realloc, read past its end deep
 inside, widened by malloc_usable_size; a page made read-only; a global
 read past its end; a block freed by another thread; a stack variable read
-past its end.  Each bad case gives exactly one report (call, problem, bad
+past its end; a readv of 16 separate blocks (the segment cache,
+bounds/segcache.h) with one of them freed, handed out again asking less,
+or shrunk in place to the same slack.  Each bad case gives exactly one report (call, problem, bad
 bytes, caller); each good twin none, with the result it has without the
 library.  tests/victim_warm.c."""
 import os
@@ -27,16 +29,23 @@ CASES = [
     ("stack", None, "stack-overflow", 16, 31),
     ("bigshrink", None, "heap-overflow", 10, 19),
     ("bigend", None, "heap-overflow", 5, 9),
+    # readv of 16 separate blocks, segment 7's changed (bounds/segcache.h)
+    ("vfree", None, "use-after-free", 0, 255),
+    ("vreuse", NOQ, "heap-overflow", 250, 255),
+    ("vshrink", None, "heap-overflow", 96, 255),
 ]
 
 for case, env, problem, first, last in CASES:
     r = Run([PROG, case, "bad"], env=env)
-    check_report(r, "%s bad" % case, "read", problem, first=first, last=last)
+    if case.startswith("v"):
+        check_report(r, "%s bad" % case, "readv", problem, first=first, last=last, iov_index=7)
+    else:
+        check_report(r, "%s bad" % case, "read", problem, first=first, last=last)
     base = Run([PROG, case, "good"], preload=False)
     g = Run([PROG, case, "good"], env=env)
     ok(g.status == 0 and not g.reports and g.log == "", "%s good: no report" % case, g.describe())
     ok(g.results == base.results and g.results,
        "%s good: same result as without rwcheck (%s)" % (case, g.results), base.describe())
-    if case in ("reuse", "bigshrink"):
+    if case in ("reuse", "bigshrink", "vreuse", "vshrink"):
         ok("same 1" in r.stdout, "%s: the block came back at the same address (same 1)" % case, r.stdout)
 done()

@@ -187,7 +187,7 @@ extern int rwc_hm_origins;
 /* The live block starting in the same 64-grain word as A, at or below it,
  * and its slack byte in *SLACK: the quick case of rwc_hm_prev (a buffer
  * near its block's start); 0 when the answer needs the full search. */
-static inline uintptr_t rwc_hm_near_slack(uintptr_t a, unsigned *slack)
+static inline __attribute__((always_inline)) uintptr_t rwc_hm_near_slack(uintptr_t a, unsigned *slack)
 {
 	size_t i = a >> RWC_HM_LEAF_SHIFT, g;
 	const struct rwc_hm_leaf *l;

@@ -16,6 +16,8 @@
 
 #include "bounds/bounds.h"
 #include "bounds/chunk.h"
+#include "bounds/fastbounds.h"
+#include "bounds/globals.h"
 #include "bounds/heapmap.h"
 #include "mapview/tcache.h"
 
@@ -96,5 +98,20 @@ static inline __attribute__((always_inline)) int rwc_vc_good(uintptr_t a, size_t
  * in force under generation G (read before they looked): remembers the
  * object holding it, when there is one to remember. */
 void rwc_vc_note(uintptr_t a, size_t n, unsigned need, uintptr_t sp0, uint64_t g);
+
+/* rwc_vc_note after a buffer call whose fast path found its heap block
+ * (rwc_heap_seen) or global: its first step inline, a block seen for the
+ * first time (a fresh one) only becoming the candidate, without a call. */
+static inline __attribute__((always_inline)) void rwc_vc_seen(uintptr_t a, size_t n, unsigned need, uintptr_t sp0,
+							      uint64_t g)
+{
+	uintptr_t l = rwc_heap_seen.l;
+
+	/* (the block holds a: rwc_heap_in found it so) */
+	if (l && l != rwc_vc.cand && n && g && rwc_vc_off_stack(a, sp0))
+		rwc_vc.cand = l;
+	else if (l || rwc_glob_seen)
+		rwc_vc_note(a, n, need, sp0, g);
+}
 
 #endif

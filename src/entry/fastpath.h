@@ -12,6 +12,7 @@
 
 #include "base/common.h"
 #include "bounds/fastbounds.h"
+#include "bounds/segcache.h"
 #include "bounds/vcache.h"
 #include "check/check.h"
 #include "mapview/tcache.h"
@@ -50,8 +51,7 @@ static inline __attribute__((always_inline)) int rwc_good_buf(uintptr_t a, size_
 		rwc_fast_said.gen = g;
 		return 0;
 	}
-	if (rwc_heap_seen.l || rwc_glob_seen) /* found in an object */
-		rwc_vc_note(a, n, need, (uintptr_t)sp, g);
+	rwc_vc_seen(a, n, need, (uintptr_t)sp, g); /* found in an object? */
 	return 1;
 }
 
@@ -62,18 +62,22 @@ static inline __attribute__((always_inline)) int rwc_good_buf(uintptr_t a, size_
  * looked up once instead of each segment (exact: every byte of the span
  * is good, so every segment's is); so is the bounds checks' first look
  * (no heap block below any of it, all of it below the stack pointer), and
- * first of all the verdict cache (the whole span in one block or global). */
+ * first of all the verdict cache (the whole span in one block or global).
+ * Before that, the segment cache (segcache.h: each segment a block's
+ * start); else separate blocks found without it fill it. */
 static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned need, size_t *total,
 			       const void *sp, const void *pc)
 {
 	size_t sum = 0;
-	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	uintptr_t lo = UINTPTR_MAX, hi = 0, floor;
 	unsigned on = rwc_bounds_on();
 	uint64_t g;
 
 	if (iovcnt < 0 || iovcnt > IOV_MAX ||
 	    !rwc_quick_range(iov, (size_t)iovcnt * sizeof *iov, RWC_NEED_READ))
 		return 0;
+	if ((on & RWC_CHECK_HEAP) && rwc_vs_maybe(iov, iovcnt) && rwc_vs_all(iov, iovcnt, need, (uintptr_t)sp, total))
+		return 1; /* every segment a block's start the segment cache holds */
 	for (long i = 0; i < iovcnt; i++) {
 		uintptr_t b = (uintptr_t)iov[i].iov_base;
 		size_t len = iov[i].iov_len;
@@ -91,18 +95,31 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 		return 1;
 	}
 	g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
-	if (hi > lo && !rwc_fast_range((const void *)lo, hi - lo, need))
+	floor = lo & ~(uintptr_t)4095; /* the span's pages: all mapped */
+	if (hi > lo && !rwc_fast_range((const void *)lo, hi - lo, need)) {
+		floor = UINTPTR_MAX; /* each segment's own page only */
 		for (long i = 0; i < iovcnt; i++)
 			if (!rwc_quick_range(iov[i].iov_base, iov[i].iov_len, need))
 				return 0;
+	}
 	rwc_heap_seen.l = 0;
 	if (RWC_UNLIKELY(on) && hi > lo && /* the same for the bounds checks' first look */
 	    !((!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below_span(lo, hi - 1)) &&
 	      (!(on & RWC_CHECK_STACK) || hi - 1 < (uintptr_t)sp) &&
-	      (!(on & RWC_CHECK_GLOBAL) || rwc_glob_fast_span(lo, hi))))
-		for (long i = 0; i < iovcnt; i++)
-			if (!rwc_bounds_fast_on(on, iov[i].iov_base, iov[i].iov_len, sp, pc, 0))
-				return 0;
+	      (!(on & RWC_CHECK_GLOBAL) || rwc_glob_fast_span(lo, hi)))) {
+		int blocks = !(on & RWC_CHECK_HEAP) ? 0 :
+			rwc_vs_blocks(iov, iovcnt, lo, hi, floor, (on & RWC_CHECK_STACK) ? (uintptr_t)sp : UINTPTR_MAX,
+				      need, g);
+
+		if (blocks > 1) { /* in separate blocks: no one object holds the span */
+			*total = sum;
+			return 1;
+		}
+		if (!blocks)
+			for (long i = 0; i < iovcnt; i++)
+				if (!rwc_bounds_fast_on(on, iov[i].iov_base, iov[i].iov_len, sp, pc, 0))
+					return 0;
+	}
 	/* the span may lie in one object (the last segment's block, if any,
 	 * starts at or below its first byte): the verdict cache may take it */
 	if (on && hi > lo && rwc_heap_seen.l <= lo)
