@@ -56,9 +56,8 @@ struct snap {
 uint64_t rwc_gen = 1;
 
 #define SCAN_BUF 65536
-/* SCAN_BUF bytes of scan buffer (under the writer lock), then two
- * snapshots, in the library's own memory (the buffer first: near what
- * else a process start touches, ownmem.c). */
+/* The scan buffer (under the writer lock), then two snapshots, in the
+ * library's own memory (the buffer near what a start touches, ownmem.c). */
 _Static_assert(2 * sizeof(struct snap) + SCAN_BUF <= RWC_OWN_SNAP_SIZE, "ownmem.h: RWC_OWN_SNAP_SIZE");
 static inline struct snap *snap_at(int i)
 {
@@ -95,16 +94,13 @@ static void unlock(void)
 	__atomic_store_n(&rwc_perproc->snap_writer, 0, __ATOMIC_RELEASE);
 }
 
-static void write_begin(struct snap *s)
-{
-	__atomic_add_fetch(&s->seq, 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-}
-
-static void write_end(struct snap *s)
+/* Before and after a write of S (odd while written): the count ordered
+ * before and after the writes it frames. */
+static void write_seq(struct snap *s)
 {
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	__atomic_add_fetch(&s->seq, 1, __ATOMIC_RELEASE);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
 }
 
 static int snap_add(const struct rwc_map_entry *e, void *arg)
@@ -130,18 +126,12 @@ static unsigned ok_bits(unsigned prot)
 	return ((prot & RWC_PROT_W) ? RWC_NEED_WRITE : 0) | ((prot & RWC_PROT_R) ? RWC_NEED_READ : 0);
 }
 
-/* Regions below which a snapshot has no page map: a search of a few
- * dozen regions costs a few more loads, while each page of the map's
- * directories costs a process start a page fault (the usual process has
- * 20-60 regions and its map 6-8 directory pages).  Tests set 0. */
-size_t rwc_snap_pm_min = 256;
+size_t rwc_snap_pm_min = 256; /* snapshot.h */
 
 static void build_pagemap(struct snap *s)
 {
-	if (s->n < __atomic_load_n(&rwc_snap_pm_min, __ATOMIC_RELAXED)) {
-		__atomic_store_n(&s->pm.ok, 0, __ATOMIC_RELAXED);
-		return;
-	}
+	if (s->n < __atomic_load_n(&rwc_snap_pm_min, __ATOMIC_RELAXED))
+		return (void)__atomic_store_n(&s->pm.ok, 0, __ATOMIC_RELAXED);
 	rwc_pagemap_init(&s->pm, s->pm_mem, PM_WORDS, (unsigned)__builtin_ctzl((unsigned long)sysconf(_SC_PAGESIZE)));
 	for (size_t k = 0; k < s->n && s->pm.ok; k++)
 		rwc_pagemap_set(&s->pm, s->ent[k].sp & ~(uintptr_t)PROT_MASK, s->ent[k].end,
@@ -205,7 +195,7 @@ static int refresh(void)
 		unlock();
 		return 0;
 	}
-	write_begin(s);
+	write_seq(s);
 	s->gen = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
 	s->n = 0;
 	s->novl = 0;
@@ -220,7 +210,7 @@ static int refresh(void)
 	build_index(s);
 	build_pagemap(s);
 	close(fd);
-	write_end(s);
+	write_seq(s);
 	__atomic_store_n(&cur, s == snap_at(0) ? 0 : 1, __ATOMIC_RELEASE);
 	unlock();
 	return 1;
@@ -250,10 +240,10 @@ static void place(uintptr_t lo, uintptr_t hi, int prot, int heap)
 		rwc_map_changed();
 		return;
 	}
-	write_begin(s);
+	write_seq(s);
 	if (!rwc_ovl_place(s->ovl, &s->novl, lo, hi, prot)) { /* full: re-read the map at the next check */
 		s->gen = 0;
-		write_end(s);
+		write_seq(s);
 		unlock();
 		rwc_map_changed();
 		return;
@@ -261,7 +251,7 @@ static void place(uintptr_t lo, uintptr_t hi, int prot, int heap)
 	if (heap)
 		s->heap_hi = hi;
 	s->gen = __atomic_add_fetch(&rwc_gen, 1, __ATOMIC_ACQ_REL);
-	write_end(s);
+	write_seq(s);
 	unlock();
 }
 

@@ -13,7 +13,10 @@
  * signal-safe, leaves errno alone. */
 void rwc_map_changed(void);
 
-/* Regions from which a snapshot builds its page map (below: searched). */
+/* Regions from which a snapshot builds its page map; below, its regions
+ * are searched (a few more loads, while each page of the map's directories
+ * costs a process start a page fault: a usual process has 20-60 regions,
+ * its map 6-8 directory pages).  Tests set 0 or SIZE_MAX. */
 extern size_t rwc_snap_pm_min;
 
 /* A report holds a gap with a placeholder mapping [lo, hi) (shared,
