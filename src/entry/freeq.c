@@ -36,10 +36,14 @@ static void release(void *p)
  * its limit, oldest first. */
 static void give_back(void *out)
 {
+	void *more[RWC_Q_TAKE];
+	size_t n;
+
 	if (out)
 		release(out);
-	while ((out = rwc_q_take()))
-		release(out);
+	while ((n = rwc_q_take(more)))
+		for (size_t k = 0; k < n; k++)
+			release(more[k]);
 }
 
 /* Gives back the reserved block E (none: start 0) and whatever the

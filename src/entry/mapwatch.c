@@ -189,9 +189,14 @@ int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi)
 
 /* After free/realloc: record the unmapped block; a moved heap top is news
  * of a growth, or marks the view stale (a trim inside malloc), and so
- * does an unknown block. */
+ * does an unknown block.  Before the first need (a block that unmaps is
+ * one: rwc_watch_chunk) there is no view to tell nor anything taken from
+ * one: the first check reads the map whole.  A malloc-heavy start frees
+ * without a locked write to the view's generation. */
 void rwc_watch_freed_slow(int m, uintptr_t lo, uintptr_t hi, int moved)
 {
+	if (!rwc_ownmem_used())
+		return;
 	if (__atomic_load_n(&__curbrk, __ATOMIC_RELAXED) != __atomic_load_n(&rwc_brk_seen, __ATOMIC_RELAXED))
 		rwc_watch_brk();
 	if (m < 0 || (m > 0 && moved))
