@@ -42,6 +42,9 @@ struct snap {
 	                    /* (a full overlay sets gen to 0: stale) */
 	unsigned novl;
 	uintptr_t heap_hi;  /* where [heap] ends, overlay included; 0: none */
+	/* the same regions, by page (pagemap.h): its header here, on the
+	 * page every refresh and lookup reads; its memory at the end */
+	struct rwc_pagemap pm;
 	struct rwc_ovl ovl[RWC_OVL_CAP]; /* newest last (overlay.h) */
 	size_t ntop;
 	uintptr_t top[SNAP_CAP / BLOCK]; /* the last end of each block of ent[] */
@@ -49,7 +52,6 @@ struct snap {
 		uintptr_t end;
 		uintptr_t sp;                 /* start | prot */
 	} ent[SNAP_CAP] __attribute__((aligned(64))); /* region i: [sp & ~PROT_MASK, end) */
-	struct rwc_pagemap pm;           /* the same regions, by page (pagemap.h) */
 	uint64_t pm_mem[PM_WORDS];
 };
 
