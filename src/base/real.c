@@ -61,18 +61,33 @@ void *rwc_real_bind(unsigned idx)
 	return p;
 }
 
+/* At start, IDX is bound by the modules' own tables (symscope.h: the
+ * next module after this one that defines it for libc's version, as
+ * dlsym(RTLD_NEXT) finds it): no dlsym, whose error handling
+ * (_dl_catch_exception, sigsetjmp) costs pages of libc no start touches
+ * otherwise, a page fault each.  dlsym when that finds nothing. */
+static RWC_START_CODE void bind_early(unsigned idx)
+{
+	const char *name = rwc_real_names[idx];
+	void *p = NULL;
+
+	if (__atomic_load_n(&rwc_real_ptr[idx], __ATOMIC_ACQUIRE))
+		return;
+	if (rwc_sym_first(name, rwc_libc_symver(name), rwc_sym_self(), &p) && p)
+		__atomic_store_n(&rwc_real_ptr[idx], p, __ATOMIC_RELEASE);
+	else
+		rwc_real_bind(idx);
+}
+
 RWC_START_CODE void rwc_real_bind_early(void)
 {
 	/* write() is what signal handlers call, mmap() and syscall() what
 	 * the first need of the library's own memory makes (ownmem.c): never
 	 * bind them from a handler.  The rest bind on first use (a dlsym costs a
 	 * microsecond of every process start). */
-	if (!__atomic_load_n(&rwc_real_ptr[RWC_IDX_write], __ATOMIC_ACQUIRE))
-		rwc_real_bind(RWC_IDX_write);
-	if (!__atomic_load_n(&rwc_real_ptr[RWC_IDX_mmap], __ATOMIC_ACQUIRE))
-		rwc_real_bind(RWC_IDX_mmap);
-	if (!__atomic_load_n(&rwc_real_ptr[RWC_IDX_syscall], __ATOMIC_ACQUIRE))
-		rwc_real_bind(RWC_IDX_syscall);
+	bind_early(RWC_IDX_write);
+	bind_early(RWC_IDX_mmap);
+	bind_early(RWC_IDX_syscall);
 }
 
 ssize_t rwc_read_real(int fd, void *buf, size_t n)

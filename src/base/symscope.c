@@ -59,6 +59,15 @@ static const char *ver_name(const struct dyn *t, ElfW(Half) ndx)
 	return NULL;
 }
 
+/* strcmp(a, b) == 0, here: the constructor binds through this file, and
+ * libc's strcmp would be one more page of libc a process start touches. */
+static int same(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
 /* Does symbol I define NAME for a reference of version VER?  (Without
  * VER: only a default or unversioned definition.) */
 static int accepts(const struct dyn *t, uint32_t i, const char *name, const char *ver)
@@ -67,13 +76,13 @@ static int accepts(const struct dyn *t, uint32_t i, const char *name, const char
 	ElfW(Half) v;
 	const char *vn;
 
-	if (s->st_shndx == SHN_UNDEF || s->st_value == 0 || strcmp(t->strtab + s->st_name, name) != 0)
+	if (s->st_shndx == SHN_UNDEF || s->st_value == 0 || !same(t->strtab + s->st_name, name))
 		return 0;
 	if (!t->versym || (v = t->versym[i] & 0x7fff) <= 1)
 		return 1; /* unversioned: any reference takes it */
 	if (!ver)
 		return !(t->versym[i] & 0x8000);
-	return (vn = ver_name(t, v)) && strcmp(vn, ver) == 0;
+	return (vn = ver_name(t, v)) && same(vn, ver);
 }
 
 static uint32_t gnu_hash(const char *name)
