@@ -134,4 +134,14 @@ ok(r.status == 0 and len(r.reports) == 1 and r.reports[0].get("region", {}).get(
    "default checks: the variable's verdict", r.describe())
 r = run(prog, "locals", "bad", env={"RWCHECK_CHECKS": "-stack"})
 ok(r.status == 0 and not r.reports and r.log == "", "RWCHECK_CHECKS=-stack: no stack verdict", r.describe())
+
+# Allocation traces (RWCHECK_HEAP_ORIGINS above 1) walk the stack through
+# the map view from the start: the first checked call, a bad one into a
+# stack variable, is still judged with the checks read (it was answered by
+# the fast path with the bounds checks not yet on).
+for origins in ("2", "16"):
+    r = run(prog, "locals", "bad", env={"RWCHECK_HEAP_ORIGINS": origins})
+    ok(r.status == 0 and len(r.reports) == 1 and r.reports[0].get("region", {}).get("kind") == "stack-variable",
+       "RWCHECK_HEAP_ORIGINS=%s: the first checked call still judged by the variable" % origins, r.describe())
+    clean(prog, "RWCHECK_HEAP_ORIGINS=%s" % origins, "locals", env={"RWCHECK_HEAP_ORIGINS": origins})
 done()

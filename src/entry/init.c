@@ -24,6 +24,7 @@
 #include "entry/exec.h"
 #include "entry/execnote.h"
 #include "entry/allocrec.h"
+#include "entry/call.h"
 #include "entry/mapwatch.h"
 #include "base/ownmem.h"
 #include "base/real.h"
@@ -82,6 +83,13 @@ __attribute__((constructor)) static void rwc_init(void)
 	rwc_ownmem_start();
 	rwc_log_start();
 	want = early_knobs();
+	/* Allocation traces walk the stack through the map view, which the
+	 * walk makes now: a view made before the first checked call would
+	 * answer that call's fast path with the checks not yet read (the
+	 * bounds checks off until a call misses it).  So the knobs are read
+	 * and the checks set first. */
+	if (want)
+		rwc_init_once();
 	rwc_depth++; /* the unwinder's own calls */
 	if (want)
 		rwc_malloc_trace_prepare();
