@@ -42,9 +42,7 @@ struct snap {
 	                    /* (a full overlay sets gen to 0: stale) */
 	unsigned novl;
 	uintptr_t heap_hi;  /* where [heap] ends, overlay included; 0: none */
-	/* the same regions, by page (pagemap.h): its header here, on the
-	 * page every refresh and lookup reads; its memory at the end */
-	struct rwc_pagemap pm;
+	struct rwc_pagemap pm; /* by page (pagemap.h); here, on the page every lookup reads */
 	struct rwc_ovl ovl[RWC_OVL_CAP]; /* newest last (overlay.h) */
 	size_t ntop;
 	uintptr_t top[SNAP_CAP / BLOCK]; /* the last end of each block of ent[] */
