@@ -1,9 +1,9 @@
 /* quarantine-test.c: the ring of freed blocks (bounds/quarantine.c) on
  * fake blocks (a size word below each, as glibc's chunk header): blocks
  * come back oldest first, each exactly once; what it holds stays within
- * its limit and, once full, close below it (a take gives back a few small
- * blocks at once, but never more large ones than the limit needs); the
- * age of a held block; a thread's count reaches the shared one. */
+ * its limit and, once full, just below it (a take gives back no more
+ * large blocks than the limit needs); the age of a held block; the byte
+ * count. */
 #include "config.h"
 
 #include <stdint.h>
@@ -39,7 +39,7 @@ static long held;       /* bytes put and not given back */
 static long low = -1;   /* the least held once full */
 static long high;       /* the most held after a free */
 static int next_out;    /* the block expected back next (oldest first) */
-static int order_ok = 1, once_ok = 1, batch_ok = 1;
+static int order_ok = 1, once_ok = 1, large_ok = 1;
 static char out_seen[NB];
 
 static void got(void *p)
@@ -60,18 +60,13 @@ static void got(void *p)
 /* One free of block K through the quarantine, as freeq.c does it. */
 static void free_one(int k, size_t chunk)
 {
-	void *p = block(k, chunk), *out[RWC_Q_TAKE], *o;
-	size_t n;
+	void *p = block(k, chunk), *o;
 
 	held += (long)chunk;
 	if ((o = rwc_q_put(p, chunk)))
 		got(o);
-	while ((n = rwc_q_take(out))) {
-		if (n > RWC_Q_TAKE)
-			batch_ok = 0;
-		for (size_t i = 0; i < n; i++)
-			got(out[i]);
-	}
+	while ((o = rwc_q_take()))
+		got(o);
 	if (held > high)
 		high = held;
 }
@@ -101,9 +96,8 @@ int main(void)
 			low = held;
 	}
 	ok(order_ok && once_ok, "small blocks come back oldest first, each once (next %d)", next_out);
-	ok(batch_ok, "a take gives back at most %d blocks", RWC_Q_TAKE);
 	ok(high <= lim + 80, "what it holds stays within the limit (%ld of %ld)", high, lim);
-	ok(low >= lim - lim / 64 - RWC_Q_TAKE * 80, "and once full, close below it (at least %ld)", low);
+	ok(low >= lim - 80, "and once full, just below it (at least %ld)", low);
 	ok(next_out > 3000 && next_out < 3300, "the last %d blocks are still held", 4000 - next_out);
 	ok(rwc_q_age((uintptr_t)&mem[3999][2]) == 1 && rwc_q_age((uintptr_t)&mem[3990][2]) == 10,
 	   "the latest block's age is 1, the tenth latest's 10");
@@ -123,19 +117,15 @@ int main(void)
 			for (int j = 4000; j <= k; j++)
 				in += !out_seen[j];
 			if (in != 4)
-				batch_ok = 0;
+				large_ok = 0;
 		}
 	}
-	ok(batch_ok, "large blocks: four of a quarter of the limit stay held after each free");
+	ok(large_ok, "large blocks: four of a quarter of the limit stay held after each free");
 	ok(order_ok && once_ok && next_out == 4036,
 	   "large blocks: given back oldest first, each once (from %d, next %d)", first, next_out);
 	ok(high <= lim + lim / 4, "held at most the limit and one block (%ld)", high);
 
-	/* a thread's count reaches the shared one: past the limit, the
-	 * shared count is within a 64th of the limit of what is held */
-	ok(labs(rwc_q_held + rwc_q_pend - held) == 0, "the counts add up (%ld + %ld, held %ld)", rwc_q_held,
-	   rwc_q_pend, held);
-	ok(labs(rwc_q_pend) <= lim / 64, "this thread's own count stays small (%ld)", rwc_q_pend);
+	ok(rwc_q_held == held, "the byte count is what is held (%ld, held %ld)", rwc_q_held, held);
 	reset();
 	return done_testing();
 }

@@ -19,30 +19,8 @@ static int ring_state RWC_START_DATA;   /* 0 none, 1 mapping, 2 ready, -1 failed
 static unsigned long tail, head;
 /* Bytes of the blocks in the ring; a put counts its block after the
  * exchange that shows it, so a take racing it may see the sum short,
- * even negative (then it gives nothing back: the safe side).  Each
- * thread adds its puts and takes to its own count (rwc_q_pend) and that
- * to the shared one only past PEND_MAX either way: a free puts one block
- * in and, the quarantine full, gives about as many bytes back, so the
- * shared line is rarely written.  A thread that ends takes its count
- * with it (at most PEND_MAX: the sum off by that much), and a signal
- * handler's free between a thread's load and store of its count may
- * lose one block's bytes from it. */
+ * even negative (then it gives nothing back: the safe side). */
 long rwc_q_held;
-__thread long rwc_q_pend __attribute__((tls_model("initial-exec")));
-#define PEND_MAX 4096l
-
-static inline void count(long delta)
-{
-	long p = rwc_q_pend + delta, lim = (long)(__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED) / 64);
-
-	if (lim > PEND_MAX)
-		lim = PEND_MAX;
-	if (p > lim || p < -lim) {
-		__atomic_fetch_add(&rwc_q_held, p, __ATOMIC_RELAXED);
-		p = 0;
-	}
-	rwc_q_pend = p;
-}
 
 
 /* The ring, mapped on the first put: one slot per 64 bytes of the limit
@@ -105,10 +83,10 @@ static void *put_num(void *p, size_t size, unsigned long *num)
 	i = claim();
 	*num = i + 1;
 	old = __atomic_exchange_n(&r[i & (len - 1)], p, __ATOMIC_ACQ_REL);
-	/* one count for both, P in and OLD out */
+	/* one add for both, P in and OLD out; none when they weigh the same */
 	delta = (long)size - (old ? (long)rwc_q_chunk_size((uintptr_t)old) : 0);
 	if (delta)
-		count(delta);
+		__atomic_fetch_add(&rwc_q_held, delta, __ATOMIC_RELAXED);
 	return old;
 }
 
@@ -136,68 +114,31 @@ unsigned long rwc_q_now(void)
 	return t;
 }
 
-/* How many slots a take claims from head H: as many blocks of the
- * oldest one's size as fit in WANT bytes, one at least, RWC_Q_TAKE at
- * most, none past the tail T.  A guess (the slots may hold other sizes,
- * or nothing yet): the take then claims again, or gives back a little
- * more; blocks larger than the margin go one by one. */
-static size_t batch(unsigned long h, unsigned long t, long want)
+void *rwc_q_take_slow(void)
 {
-	void *p = __atomic_load_n(&ring[h & (len - 1)], __ATOMIC_RELAXED);
-	long s = p ? (long)rwc_q_chunk_size((uintptr_t)p) : 0;
-	size_t n = s > 0 ? (size_t)(want / s) : 1;
-
-	if (n < 1)
-		n = 1;
-	if (n > RWC_Q_TAKE)
-		n = RWC_Q_TAKE;
-	return n < t - h ? n : (size_t)(t - h);
-}
-
-/* The blocks of slots [H, TO) (claimed by moving head past them) into
- * OUT, their bytes counted out; returns how many. */
-static size_t empty_slots(unsigned long h, unsigned long to, void **out)
-{
-	size_t got = 0;
-	long bytes = 0;
-
-	for (; h < to; h++) {
-		void *old = __atomic_exchange_n(&ring[h & (len - 1)], NULL, __ATOMIC_ACQ_REL);
-
-		if (old) {
-			out[got++] = old;
-			bytes += (long)rwc_q_chunk_size((uintptr_t)old);
-		}
-	}
-	if (bytes)
-		count(-bytes);
-	return got;
-}
-
-size_t rwc_q_take_slow(void **out)
-{
-	long lim = (long)__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED), over;
+	void *old;
 
 	if (__atomic_load_n(&ring_state, __ATOMIC_ACQUIRE) != 2)
-		return 0;
-	while ((over = __atomic_load_n(&rwc_q_held, __ATOMIC_RELAXED) + rwc_q_pend - lim) > 0) {
+		return NULL;
+	while (__atomic_load_n(&rwc_q_held, __ATOMIC_RELAXED) > (long)__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED)) {
 		unsigned long h = __atomic_load_n(&head, __ATOMIC_ACQUIRE);
-		unsigned long t = __atomic_load_n(&tail, __ATOMIC_ACQUIRE), to;
-		size_t got;
+		unsigned long t = __atomic_load_n(&tail, __ATOMIC_ACQUIRE), to = h + 1;
 
 		if (h >= t)
-			return 0;
-		if (t - h > len) { /* older turns of the ring went out by exchange */
-			__atomic_compare_exchange_n(&head, &h, t - len, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-			continue;
-		}
-		to = h + batch(h, t, over + lim / 64);
+			return NULL;
+		if (t - h > len)
+			to = t - len; /* older turns of the ring went out by exchange */
 		if (!__atomic_compare_exchange_n(&head, &h, to, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			continue;
-		if ((got = empty_slots(h, to, out)))
-			return got;
+		if (to != h + 1)
+			continue;
+		old = __atomic_exchange_n(&ring[h & (len - 1)], NULL, __ATOMIC_ACQ_REL);
+		if (old) {
+			__atomic_fetch_sub(&rwc_q_held, (long)rwc_q_chunk_size((uintptr_t)old), __ATOMIC_RELAXED);
+			return old;
+		}
 	}
-	return 0;
+	return NULL;
 }
 
 unsigned long rwc_q_age(uintptr_t p)

@@ -57,26 +57,16 @@ unsigned long rwc_q_now(void);
  * holes a later first-use mapping could land in). */
 void rwc_q_prepare(void);
 
-/* Blocks given back at most per take. */
-#define RWC_Q_TAKE 8
-
-/* Bytes held (see quarantine.c): the shared count, and this thread's
- * puts and takes not yet added to it. */
-extern long rwc_q_held;
-extern __thread long rwc_q_pend __attribute__((tls_model("initial-exec")));
-
-/* While the quarantine holds more than its limit: its oldest blocks, into
- * OUT (RWC_Q_TAKE at most), which the caller must now give to the real
- * free; returns how many.  Over the limit it gives back down to a 64th
- * below it, a few blocks a take: most frees then take nothing.  Inline:
- * the common answer (within the limit) is three loads. */
-size_t rwc_q_take_slow(void **out);
-static inline size_t rwc_q_take(void **out)
+/* While the quarantine holds more than its limit: its oldest block, which
+ * the caller must now give to the real free; else NULL.  Inline: the
+ * common answer (within the limit) is two loads. */
+void *rwc_q_take_slow(void);
+extern long rwc_q_held; /* bytes held (see quarantine.c) */
+static inline void *rwc_q_take(void)
 {
-	if (__atomic_load_n(&rwc_q_held, __ATOMIC_RELAXED) + rwc_q_pend <=
-	    (long)__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED))
-		return 0;
-	return rwc_q_take_slow(out);
+	if (__atomic_load_n(&rwc_q_held, __ATOMIC_RELAXED) <= (long)__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED))
+		return NULL;
+	return rwc_q_take_slow();
 }
 
 /* How many frees (into the quarantine) ago the block P was held: 1 for

@@ -36,14 +36,10 @@ static void release(void *p)
  * its limit, oldest first. */
 static void give_back(void *out)
 {
-	void *more[RWC_Q_TAKE];
-	size_t n;
-
 	if (out)
 		release(out);
-	while ((n = rwc_q_take(more)))
-		for (size_t k = 0; k < n; k++)
-			release(more[k]);
+	while ((out = rwc_q_take()))
+		release(out);
 }
 
 /* Gives back the reserved block E (none: start 0) and whatever the
@@ -99,21 +95,17 @@ static int big_again(void *p)
  * back once). */
 int rwc_freeq_free(void *p, uintptr_t caller)
 {
-	size_t size;
-
 	if (!p || !quarantining())
 		return 0;
-	/* the chunk's size word, which glibc's free reads next all the same;
-	 * a block small enough to hold is held when it is live (the one
-	 * atomic and of rwc_hm_hold says so) */
-	size = rwc_q_chunk_size((uintptr_t)p);
-	if (rwc_q_wants(size)) {
-		if (rwc_hm_hold((uintptr_t)p, rwc_malloc_site(caller))) {
-			give_back(rwc_q_put(p, size));
-			return 1;
-		}
-	} else if (rwc_hm_live_at((uintptr_t)p)) {
-		return (rwc_chunk_word((uintptr_t)p) & RWC_CHUNK_IS_MMAPPED) && free_big(p, caller);
+	if (rwc_hm_live_at((uintptr_t)p)) {
+		size_t size = rwc_q_chunk_size((uintptr_t)p);
+
+		if (!rwc_q_wants(size))
+			return (rwc_chunk_word((uintptr_t)p) & RWC_CHUNK_IS_MMAPPED) && free_big(p, caller);
+		if (!rwc_hm_hold((uintptr_t)p, rwc_malloc_site(caller)))
+			return 0;
+		give_back(rwc_q_put(p, size));
+		return 1;
 	}
 	return (rwc_hm_was_freed((uintptr_t)p) && rwc_q_age((uintptr_t)p)) || big_again(p);
 }
