@@ -21,13 +21,13 @@ globals; a tail call's caller) and the quarantine's realloc placement.
 A program whose plain run exits 2 could not set itself up here (a
 message queue, SysV IPC): skipped.  To accept a change of verdicts:
 RWC_REALBUGS_WRITE=1 rewrites expected.txt (review its diff)."""
+import functools
 import glob
 import json
 import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
@@ -47,13 +47,20 @@ VARS = ("bad", "clean")
 WARN = ["-w", "-U_FORTIFY_SOURCE"]
 
 
+@functools.lru_cache(maxsize=None)
+def source(fn):
+    """The text of tests/realbugs/FN."""
+    with open(os.path.join(SRCDIR, fn)) as f:
+        return f.read()
+
+
 def build(job):
     """Builds program NAME for BUILD and VAR: None, or what failed."""
     name, b, var = job
     d = os.path.join(BIN, "%s-%s" % (b, var))
     src = os.path.join(SRCDIR, name + ".c")
     flags = WARN + BUILDS[b] + (["-DCLEAN"] if var == "clean" else [])
-    text = open(src).read()
+    text = source(name + ".c")
     libflags = [f for f in flags if f not in ("-no-pie", "-fno-pie")]
     cmds, extra = [], []
     if "LIB: libstore.c" in text:
@@ -96,11 +103,11 @@ def run(job, work):
 def markers(name):
     """The marked bad calls of NAME (and of libstore.c when it uses it)."""
     files = [name + ".c"]
-    if "LIB: libstore.c" in open(os.path.join(SRCDIR, name + ".c")).read():
+    if "LIB: libstore.c" in source(name + ".c"):
         files.append("libstore.c")
     ms = []
     for fn in files:
-        for i, line in enumerate(open(os.path.join(SRCDIR, fn)), 1):
+        for i, line in enumerate(source(fn).splitlines(), 1):
             m = re.search(r"/\*BAD ([^*]*)\*/", line)
             if m:
                 kv = dict(x.split("=", 1) for x in m.group(1).split())
@@ -168,6 +175,7 @@ def verdict(c):
             if hit is None and j not in used and r.get("problem") == m.get("problem") and \
                     m["call"].replace("syscall", "") in (r.get("call") or "") + (r.get("syscall") or ""):
                 hit = j
+                break
         if hit is None:
             lines.append("  L%d MISSING" % m["line"])
             continue
@@ -195,7 +203,8 @@ def main():
             f.write("hi")
         os.symlink("two.txt", os.path.join(work, "lnk"))
         with ThreadPoolExecutor(2) as ex:
-            res = list(ex.map(lambda j: run(j, work), [j for j in jobs if j not in [f[0] for f in failed]]))
+            broken = {f[0] for f in failed}
+            res = list(ex.map(lambda j: run(j, work), [j for j in jobs if j not in broken]))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     got = {(c["name"], c["build"], c["var"]): (c, verdict(c)) for c in res}

@@ -88,12 +88,12 @@ __attribute__((constructor)) static void rwc_init(void)
 	 * answer that call's fast path with the checks not yet read (the
 	 * bounds checks off until a call misses it).  So the knobs are read
 	 * and the checks set first. */
-	if (want)
+	if (want) {
 		rwc_init_once();
-	rwc_depth++; /* the unwinder's own calls */
-	if (want)
+		rwc_depth++; /* the unwinder's own calls */
 		rwc_malloc_trace_prepare();
-	rwc_depth--;
+		rwc_depth--;
+	}
 	/* the heap's side tables, mapped before the program can unmap holes */
 	if (__atomic_load_n(&rwc_hm_origins, __ATOMIC_RELAXED))
 		rwc_sites_prepare();
