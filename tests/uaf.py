@@ -175,6 +175,21 @@ ok(r.status == 0 and len(r.reports) == 1 and r.reports[0].get("problem") == "use
    "large_threads bad: after 4 threads x 300 large malloc/read/write/free, one report: the real one",
    r.describe())
 
+# A repeated free of a held small block and of a reserved large one
+# (PROT_NONE header): ignored, no crash, no report; the small block still
+# reads as freed (its free site the first free).  Without the library
+# glibc aborts: no comparison.
+r = Run([PROG, "double_free", "good"])
+ok(r.status == 0 and "double_free survived" in r.stdout and not r.reports and r.log == "",
+   "double_free good: repeated frees ignored, no crash, no report", r.describe())
+r = Run([PROG, "double_free", "bad"])
+check_report(r, "double_free bad", "read", "use-after-free", first=0, last=9)
+ok(r.status == 0 and "double_free survived" in r.stdout and len(r.reports) == 1,
+   "double_free bad: the read of the twice-freed block is the one report", r.describe())
+if r.reports:
+    reg = r.reports[0].get("region", {})
+    site_ok("double_free bad: freed_at", reg.get("freed_at"), (marks(r, "free") or [("?", 0)])[-1])
+
 # Freed, held, given back, handed out again: only the new owner's block.
 r = clean("reused")
 ok(re.search(r"^reused 1 after [1-9]\d+$", r.stdout, re.M),
