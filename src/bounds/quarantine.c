@@ -23,8 +23,13 @@ static unsigned long tail, head;
 long rwc_q_held;
 
 
-/* The ring, mapped on the first put: one slot per 64 bytes of the limit
- * (most freed blocks are larger), 1024 to 1 Mi slots. */
+/* The ring, made on the first put: one slot per 64 bytes of the limit
+ * (most freed blocks are larger), 1024 to 1 Mi slots; up to the default
+ * limit's 8192 slots in .bss (no mapping at start: a system call and a
+ * mapping less per process), a larger one mapped. */
+#define BSS_SLOTS 8192
+static void *ring_bss[BSS_SLOTS];
+
 static inline __attribute__((always_inline)) void **get_ring(void)
 {
 	int s = __atomic_load_n(&ring_state, __ATOMIC_ACQUIRE);
@@ -37,7 +42,7 @@ static inline __attribute__((always_inline)) void **get_ring(void)
 		return NULL; /* another thread maps it: not held this time */
 	while (n < want && n < (1u << 20))
 		n *= 2;
-	m = rwc_own_mmap(n * sizeof(void *));
+	m = n <= BSS_SLOTS ? (void *)ring_bss : rwc_own_mmap(n * sizeof(void *));
 	if (!m) {
 		__atomic_store_n(&ring_state, -1, __ATOMIC_RELEASE);
 		return NULL;
