@@ -57,7 +57,16 @@ r = Run([NOKCMP, VICTIM, "first_rawfork", "bad"])
 kid = re.findall(r"^fork child (\d+) 0$", r.stdout, re.M)
 ok(kid and len(r.reports) == 1 and r.reports[0]["pid"] == int(kid[0]) and safe_mode(r.reports[0]),
    "... where kcmp is not allowed: reported in safe mode, taken for a vfork child", r.describe())
-for entry in ["first_vfork", "first_fork", "first_rawfork", "first_threads"]:
+# After the parent's first need, a raw clone()'s child finds the
+# per-process pages wiped and knows it has memory of its own: reported as
+# usual, also where kcmp is not allowed.
+for how, wrap in [("", []), (" (kcmp not allowed)", [NOKCMP])]:
+    r = Run(wrap + [VICTIM, "later_rawfork", "bad"])
+    kid = re.findall(r"^fork child (\d+) 0$", r.stdout, re.M)
+    check_report(r, "a raw clone() child after the first need" + how, "read", "buf-not-writable", 0, 9)
+    ok(kid and len(r.reports) == 1 and r.reports[0]["pid"] == int(kid[0]) and not safe_mode(r.reports[0]),
+       "... under the child's pid, as usual (not in safe mode)", r.describe())
+for entry in ["first_vfork", "first_fork", "first_rawfork", "first_threads", "later_rawfork"]:
     check_clean(entry)
 # Each thread's bad call is reported or counted as a repeat at exit (a
 # report made while another thread maps the memory is made in safe mode,

@@ -371,6 +371,25 @@ static void c_first_rawfork(void)
 	printf("fork child %d %d\n", (int)pid, st);
 	ret = 0;
 }
+/* A raw clone() made after the parent's first need: the child finds the
+ * per-process pages wiped and claims them, with no fork handler nor kcmp
+ * (it is no vfork child: reported as usual, also under tests/nokcmp). */
+static void c_later_rawfork(void)
+{
+	int fd = first_fd(), st = 0;
+	char *b = bad ? (char *)"in .rodata: not writable" : small;
+	pid_t pid;
+	if (read(fd, small, 10) != 10) /* the parent's first need */
+		die("read");
+	pid = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+	if (pid == 0) {
+		SITE(); ret = read(fd, b, 10);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	printf("fork child %d %d\n", (int)pid, st);
+	ret = 0;
+}
 
 const struct victim_case victim_map_cases[] = {
 	VCASE(stale_munmap), VCASE(stale_raw_munmap), VCASE(stale_mprotect), VCASE(stale_raw_mprotect),
@@ -378,6 +397,6 @@ const struct victim_case victim_map_cases[] = {
 	VCASE(new_asm_mprotect), VCASE(new_malloc_large), VCASE(new_brk), VCASE(new_mremap),
 	VCASE(new_dlopen), VCASE(new_thread_stack), VCASE(oddpaths), VCASE(manymaps), VCASE(first_munmap),
 	VCASE(first_raw_munmap), VCASE(first_free), VCASE(first_vfork), VCASE(first_fork),
-	VCASE(first_rawfork), VCASE(first_threads),
+	VCASE(first_rawfork), VCASE(first_threads), VCASE(later_rawfork),
 };
 const size_t victim_map_ncases = sizeof victim_map_cases / sizeof victim_map_cases[0];

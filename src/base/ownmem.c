@@ -6,21 +6,24 @@
  * a fork() child finds it zeroed and claims it), then the clients' parts
  * (ownmem.h: the snapshots, the report scratch, the globals' objects).  A
  * vfork() child shares its parent's memory and must leave the parent's
- * state alone: it tells itself from the owner pid.  Whose the state is when it is claimed (mapped, or found zeroed)
- * follows from the pid the constructor recorded, renewed in every fork()
- * child by a fork handler: a process with another pid is a vfork child
- * — or the child of a raw clone() or syscall(SYS_fork), which the
- * handler does not see: kcmp(KCMP_VM) with the parent tells them apart,
- * and where it cannot (seccomp, as in Docker's default profile) the
- * process is taken for a vfork child, whose reports are made in safe
- * mode. */
+ * state alone: it tells itself from the owner pid.  A process that finds
+ * the mapped per-process pages zeroed has memory of its own (a fork(), a
+ * raw clone() or syscall(SYS_fork) child: a vfork child would see its
+ * parent's owner) and claims them.  Where the memory is mapped first (the
+ * first need), whose it is follows from the pid the constructor recorded,
+ * renewed in a fork() child by the library's fork() (entry/fork.c; no fork
+ * handler: pthread_atfork costs every process start three pages of libc):
+ * a process with another pid is a vfork child — or the child of a fork
+ * inside libc (daemon, forkpty) or of a raw clone() made before that first
+ * need: kcmp(KCMP_VM) with the parent tells them apart, and where it
+ * cannot (seccomp, as in Docker's default profile) the process is taken
+ * for a vfork child, whose reports are made in safe mode. */
 #include "config.h"
 
 #include "base/ownmem.h"
 
 #include <errno.h>
 #include <linux/kcmp.h>
-#include <pthread.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
@@ -73,7 +76,7 @@ static pid_t owner_now(void)
 	}
 }
 
-static void forked(void)
+void rwc_ownmem_forked(void)
 {
 	__atomic_store_n(&start_pid, getpid(), __ATOMIC_RELAXED);
 	/* The thread that was mapping the memory is not in this child. */
@@ -90,7 +93,6 @@ RWC_START_CODE void rwc_ownmem_start(void)
 	/* (Through the bound syscall(): a first call of getpid would cost a
 	 * symbol lookup, ~0.2% of a process start.) */
 	__atomic_store_n(&start_pid, (pid_t)REAL(syscall)(SYS_getpid), __ATOMIC_RELAXED);
-	pthread_atfork(NULL, NULL, forked);
 }
 
 int rwc_in_vfork_child(void)
@@ -98,7 +100,9 @@ int rwc_in_vfork_child(void)
 	pid_t me = getpid(), o = __atomic_load_n(&rwc_perproc->owner, __ATOMIC_ACQUIRE), n;
 
 	if (o == 0) {
-		n = owner_now();
+		/* mapped pages found zeroed: wiped by a fork (a vfork child
+		 * would see its parent's owner), this process's */
+		n = rwc_perproc != &fallback ? me : owner_now();
 		if (__atomic_compare_exchange_n(&rwc_perproc->owner, &o, n, 0, __ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE))
 			o = n;
@@ -166,7 +170,7 @@ static int map_now(void)
 }
 
 /* The child of a raw clone() made while its parent was mapping the
- * memory (a fork() child is seen to by the fork handler): the mapper is
+ * memory (a fork() child is seen to by the library's fork()): the mapper is
  * not in this address space.  (A vfork child mapping it is: the parent's
  * other threads wait for it like for any thread.) */
 static int mapper_gone(void)

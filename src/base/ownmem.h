@@ -40,8 +40,11 @@ static inline void *rwc_ownmem_part(enum rwc_own_part part)
 }
 
 /* From the constructor: remember this process (a vfork child tells
- * itself from it) and keep that right in fork() children. */
+ * itself from it). */
 void rwc_ownmem_start(void);
+/* In a fork() child, before the program goes on: this process is the
+ * one to remember now (entry/fork.c). */
+void rwc_ownmem_forked(void);
 
 /* Maps the memory if nobody has yet.  1: mapped; 0: another thread (or
  * the interrupted one) is mapping it right now; -1: it could not be

@@ -4,8 +4,8 @@
  * (each process reports a site once).  It lives in memory mapped with
  * MADV_WIPEONFORK at the library's first need (ownmem.c), so fork() hands
  * the child zeroes.  (Where the kernel lacks that, before Linux 4.14, or
- * the memory could not be mapped, it stays in the library's .bss and a
- * fork handler clears it.)  vfork() children share the parent's memory
+ * the memory could not be mapped, it stays in the library's .bss and the
+ * library's fork() clears it in the child.)  vfork() children share the parent's memory
  * and state, as they must. */
 #ifndef RWC_PERPROC_H
 #define RWC_PERPROC_H

@@ -32,8 +32,9 @@ static void die_missing(const char *name)
 /* The allocator family is bound as the loader binds libc's own calls to
  * it (symscope.h): the next module after this one that defines the name
  * for libc's version of it — glibc's libc_malloc_debug.so too, which
- * dlsym(RTLD_NEXT) skips.  So is the exec family (entry/exec.c), which a
- * vfork child binds: symscope takes no lock and allocates nothing. */
+ * dlsym(RTLD_NEXT) skips.  So are the exec family (entry/exec.c), which a
+ * vfork child binds, and fork (entry/fork.c), which a signal handler may
+ * call first: symscope takes no lock and allocates nothing. */
 static void *bind_next(unsigned idx, const char *name)
 {
 	void *p = NULL;

@@ -23,7 +23,7 @@
 	X(malloc) X(calloc) X(free) X(realloc) X(reallocarray) X(memalign)   \
 	X(aligned_alloc) X(posix_memalign) X(valloc) X(pvalloc)              \
 	X(malloc_usable_size)                                                 \
-	X(execve) X(execle) X(execvpe) X(fexecve) X(posix_spawn)             \
+	X(execve) X(execle) X(execvpe) X(fexecve) X(fork) X(posix_spawn)     \
 	X(posix_spawnp) X(execv) X(execvp)
 
 enum rwc_real_idx {
