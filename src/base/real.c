@@ -1,6 +1,7 @@
-/* real.c: binding the real functions (see real.h).  Binding calls dlsym,
- * which may allocate; it runs from the constructor, or once per symbol on
- * a call that arrives before it.  A symbol that cannot be found is fatal,
+/* real.c: binding the real functions (see real.h).  Binding reads the
+ * modules' symbol tables (symscope.h), else calls dlsym, which may
+ * allocate; it runs from the constructor, or once per symbol on its first
+ * call.  A symbol that cannot be found is fatal,
  * with a message naming it. */
 #include "config.h"
 
@@ -37,10 +38,19 @@ static void die_missing(const char *name)
  * call first: symscope takes no lock and allocates nothing. */
 static void *bind_next(unsigned idx, const char *name)
 {
+	const struct link_map *m;
 	void *p = NULL;
 
-	if (idx - RWC_IDX_malloc <= RWC_IDX_posix_spawnp - RWC_IDX_malloc &&
-	    rwc_sym_first(name, rwc_libc_symver(name), rwc_sym_self(), &p))
+	m = rwc_sym_first(name, rwc_libc_symver(name), rwc_sym_self(), &p);
+	if (m && idx - RWC_IDX_malloc <= RWC_IDX_posix_spawnp - RWC_IDX_malloc)
+		return p;
+	/* The rest as dlsym(RTLD_NEXT) finds them: the same answer when the
+	 * module is libc (the modules before it in load order were all
+	 * loaded at start, in the global scope; a library dlopened with
+	 * RTLD_LOCAL, which dlsym would skip, comes after it), without
+	 * dlsym's cost at a first check (its error handling's pages of libc,
+	 * the loader's lock). */
+	if (m && m == rwc_sym_libc())
 		return p;
 	return dlsym(RTLD_NEXT, name);
 }

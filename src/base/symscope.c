@@ -173,9 +173,14 @@ const struct link_map *rwc_sym_first(const char *name, const char *ver, const st
 	return NULL;
 }
 
+const struct link_map *rwc_sym_libc(void)
+{
+	return rwc_module_of((const void *)&gnu_get_libc_version);
+}
+
 const char *rwc_libc_symver(const char *name)
 {
-	const struct link_map *m = rwc_module_of((const void *)&gnu_get_libc_version);
+	const struct link_map *m = rwc_sym_libc();
 	struct dyn t;
 	uint32_t i;
 

@@ -24,6 +24,9 @@ const char *rwc_libc_symver(const char *name);
 const struct link_map *rwc_sym_first(const char *name, const char *ver, const struct link_map *after,
 				     void **addr);
 
+/* libc's module (the one defining gnu_get_libc_version), or NULL. */
+const struct link_map *rwc_sym_libc(void);
+
 /* This library's own module. */
 const struct link_map *rwc_sym_self(void);
 
