@@ -16,6 +16,7 @@
 #include "bounds/elfobjs.h"
 #include "base/context.h"
 #include "frames/ownstack.h"
+#include "base/real.h"
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
@@ -190,7 +191,7 @@ static void load(const struct dl_find_object *d)
 		return;
 	if (name[0]) {
 		m->path = m->lname;
-	} else if ((len = readlink("/proc/self/exe", exe, sizeof exe)) > 0 &&
+	} else if ((len = REAL(readlink)("/proc/self/exe", exe, sizeof exe)) > 0 &&
 		   (size_t)len < sizeof exe) {
 		m->path = dup_own(exe, (size_t)len); /* the main program */
 	}

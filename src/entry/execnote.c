@@ -17,6 +17,7 @@
 #include "base/fmt.h"
 #include "base/guard.h"
 #include "base/log.h"
+#include "base/real.h"
 
 char **rwc_start_environ RWC_START_DATA;
 
@@ -59,7 +60,7 @@ void rwc_exec_note(const char *path, pid_t pid)
 	rwc_fmt_str(&f, "}\n");
 	if (!f.truncated && rwc_log_expand(start_env("RWCHECK_LOG"), getpid(), file, sizeof file) == 0 &&
 	    (fd = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600)) >= 0) {
-		ssize_t w = write(fd, buf, f.len);
+		ssize_t w = REAL(write)(fd, buf, f.len);
 
 		(void)w;
 		close(fd);

@@ -11,6 +11,7 @@
 
 #include "base/once.h"
 #include "frames/keepout.h"
+#include "base/real.h"
 
 static struct rwc_dwlib D;
 static struct rwc_once once;
@@ -49,7 +50,7 @@ static int same_file(int fd, const ElfW(Ehdr) *eh, const ElfW(Phdr) *ph, int phn
 	size_t n = (size_t)phnum * sizeof fp[0];
 
 	if (phnum <= 0 || phnum > 32 || eh->e_phentsize != sizeof fp[0] || eh->e_phnum != phnum ||
-	    pread(fd, fp, n, (off_t)eh->e_phoff) != (ssize_t)n)
+	    REAL(pread)(fd, fp, n, (off_t)eh->e_phoff) != (ssize_t)n)
 		return 0;
 	for (int i = 0; i < phnum; i++)
 		if (fp[i].p_type != ph[i].p_type || fp[i].p_vaddr != ph[i].p_vaddr ||
@@ -70,7 +71,7 @@ static int is_debug_info(int fd, const ElfW(Shdr) *sh, const ElfW(Shdr) *names, 
 		return 0;
 	if (sh->sh_name + sizeof name <= ntab)
 		return strncmp(tab + sh->sh_name, ".debug_info", sizeof name) == 0;
-	return pread(fd, name, sizeof name, (off_t)(names->sh_offset + sh->sh_name)) > 0 &&
+	return REAL(pread)(fd, name, sizeof name, (off_t)(names->sh_offset + sh->sh_name)) > 0 &&
 	       strncmp(name, ".debug_info", sizeof name) == 0;
 }
 
@@ -83,20 +84,20 @@ int rwc_dw_has_debug_info(int fd, const ElfW(Phdr) *ph, int phnum)
 	char tab[1024];
 	ssize_t ntab;
 
-	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	if (REAL(pread)(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
 	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
 	    !same_file(fd, &eh, ph, phnum) ||
 	    eh.e_shentsize != sizeof sh[0] || eh.e_shstrndx == SHN_UNDEF || eh.e_shstrndx >= eh.e_shnum ||
-	    pread(fd, &names, sizeof names, (off_t)(eh.e_shoff + eh.e_shstrndx * sizeof sh[0])) != (ssize_t)sizeof names)
+	    REAL(pread)(fd, &names, sizeof names, (off_t)(eh.e_shoff + eh.e_shstrndx * sizeof sh[0])) != (ssize_t)sizeof names)
 		return 0;
-	ntab = pread(fd, tab, sizeof tab, (off_t)names.sh_offset);
+	ntab = REAL(pread)(fd, tab, sizeof tab, (off_t)names.sh_offset);
 	if (ntab < 0)
 		ntab = 0;
 	for (unsigned i = 1; i < eh.e_shnum && i < 4096; i += 32) {
 		unsigned k = eh.e_shnum - i < 32 ? eh.e_shnum - i : 32;
 		size_t len = k * sizeof sh[0];
 
-		if (pread(fd, sh, len, (off_t)(eh.e_shoff + i * sizeof sh[0])) != (ssize_t)len)
+		if (REAL(pread)(fd, sh, len, (off_t)(eh.e_shoff + i * sizeof sh[0])) != (ssize_t)len)
 			return 0;
 		for (unsigned j = 0; j < k; j++)
 			if (is_debug_info(fd, &sh[j], &names, tab, (size_t)ntab))
