@@ -195,6 +195,49 @@ static void c_signal_malloc(void)
 	ret = 0;
 }
 
+/* ---- a handler's first pwrite64 (the process's first: the library
+ * binds the real one there) while the main thread dlopens and dlcloses,
+ * the loader's lock held most of the time ---------------------------- */
+static void on_alarm_pwrite(int sig)
+{
+	int e = errno;
+	(void)sig;
+	if (pwrite64(null_fd, alarm_buf, sizeof alarm_buf, 0) == (ssize_t)sizeof alarm_buf)
+		alarms++;
+	errno = e;
+}
+
+static void c_signal_dlopen(void)
+{
+	const char *plug = getenv("RWC_PLUGIN");
+	struct sigaction sa;
+	struct itimerval it = {{0, 3000}, {0, 3000}};
+	struct timespec t;
+	double until;
+	pthread_t w;
+	long loads = 0;
+
+	pthread_create(&w, NULL, watchdog, (void *)20L); /* a deadlock ends in exit 77 */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_alarm_pwrite;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	until = (double)t.tv_sec + t.tv_nsec / 1e9 + 0.5;
+	do {
+		void *h = dlopen(plug, RTLD_NOW);
+		if (!h)
+			die("dlopen");
+		dlclose(h);
+		loads++;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((double)t.tv_sec + t.tv_nsec / 1e9 < until);
+	stop_alarms();
+	printf("alarms %s, loads %s\n", alarms > 10 ? "many" : "few", loads > 10 ? "many" : "few");
+	ret = 0;
+}
+
 /* ---- threads doing I/O while another churns the map; seeded bad calls */
 static char *seed_bad;
 static void *io_worker(void *arg)
@@ -348,7 +391,7 @@ static void c_fork_during_report(void)
 }
 
 const struct victim_case victim_process_cases[] = {
-	VCASE(threads), VCASE(fork), VCASE(signals), VCASE(signal_malloc), VCASE(churn), VCASE(vfork),
+	VCASE(threads), VCASE(fork), VCASE(signals), VCASE(signal_malloc), VCASE(signal_dlopen), VCASE(churn), VCASE(vfork),
 	VCASE(fds), VCASE(closeall), VCASE(sigcgt), VCASE(fork_during_report),
 };
 const size_t victim_process_ncases = sizeof victim_process_cases / sizeof victim_process_cases[0];

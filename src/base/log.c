@@ -18,6 +18,7 @@
 #include "base/fmt.h"
 #include "base/knobs.h"
 #include "base/ownmem.h"
+#include "base/rawsys.h"
 #include "base/real.h"
 
 int rwc_log_expand(const char *tmpl, pid_t pid, char *out, size_t cap)
@@ -55,8 +56,8 @@ RWC_START_CODE void rwc_log_start(void)
 	int e = errno;
 
 	/* (fstat would read its "" path from a page of libc's rodata that a
-	 * start touches for nothing) */
-	if (REAL(syscall)(SYS_fstat, 2, &st) == 0) {
+	 * start touches for nothing; no libc at all: rawsys.h) */
+	if (rwc_rawsys2(SYS_fstat, 2, (long)&st) == 0) {
 		err0.dev = st.st_dev;
 		err0.ino = st.st_ino;
 		err0.state = 1;

@@ -45,12 +45,12 @@ static void *bind_next(unsigned idx, const char *name)
 	if (m && idx - RWC_IDX_malloc <= RWC_IDX_posix_spawnp - RWC_IDX_malloc)
 		return p;
 	/* The rest as dlsym(RTLD_NEXT) finds them: the same answer when the
-	 * module is libc (the modules before it in load order were all
+	 * module is libc or one before it in load order (those were all
 	 * loaded at start, in the global scope; a library dlopened with
-	 * RTLD_LOCAL, which dlsym would skip, comes after it), without
-	 * dlsym's cost at a first check (its error handling's pages of libc,
-	 * the loader's lock). */
-	if (m && m == rwc_sym_libc())
+	 * RTLD_LOCAL, which dlsym would skip, comes after libc), without
+	 * dlsym's cost (its error handling's pages of libc) and its lock: so
+	 * also from a signal handler. */
+	if (m && rwc_sym_upto_libc(m))
 		return p;
 	return dlsym(RTLD_NEXT, name);
 }
@@ -72,33 +72,19 @@ void *rwc_real_bind(unsigned idx)
 	return p;
 }
 
-/* At start, IDX is bound by the modules' own tables (symscope.h: the
- * next module after this one that defines it for libc's version, as
- * dlsym(RTLD_NEXT) finds it): no dlsym, whose error handling
- * (_dl_catch_exception, sigsetjmp) costs pages of libc no start touches
- * otherwise, a page fault each.  dlsym when that finds nothing. */
-static RWC_START_CODE void bind_early(unsigned idx)
-{
-	const char *name = rwc_real_names[idx];
-	void *p = NULL;
-
-	if (__atomic_load_n(&rwc_real_ptr[idx], __ATOMIC_ACQUIRE))
-		return;
-	if (rwc_sym_first(name, rwc_libc_symver(name), rwc_sym_self(), &p) && p)
-		__atomic_store_n(&rwc_real_ptr[idx], p, __ATOMIC_RELEASE);
-	else
-		rwc_real_bind(idx);
-}
-
 RWC_START_CODE void rwc_real_bind_early(void)
 {
-	/* write() is what signal handlers call, mmap() and syscall() what
-	 * the first need of the library's own memory makes (ownmem.c): never
-	 * bind them from a handler.  The rest bind on first use (a dlsym costs a
-	 * microsecond of every process start). */
-	bind_early(RWC_IDX_write);
-	bind_early(RWC_IDX_mmap);
-	bind_early(RWC_IDX_syscall);
+#ifndef DLFO_STRUCT_HAS_EH_DBASE
+	/* Before glibc 2.35 (no _dl_find_object), finding libc's module takes
+	 * the loader's lock (dladdr): write() is what signal handlers call,
+	 * mmap() and syscall() what the first need of the library's own
+	 * memory makes (ownmem.c): bound now, never from a handler.  (From
+	 * 2.35 every bind is lock-free and each binds on first use: a start
+	 * touches no symbol table of libc.) */
+	(void)rwc_real_get(RWC_IDX_write);
+	(void)rwc_real_get(RWC_IDX_mmap);
+	(void)rwc_real_get(RWC_IDX_syscall);
+#endif
 }
 
 ssize_t rwc_read_real(int fd, void *buf, size_t n)

@@ -178,6 +178,18 @@ const struct link_map *rwc_sym_libc(void)
 	return rwc_module_of((const void *)&gnu_get_libc_version);
 }
 
+int rwc_sym_upto_libc(const struct link_map *m)
+{
+	const struct link_map *libc = rwc_sym_libc(), *x;
+
+	if (!libc)
+		return 0;
+	for (x = rwc_sym_self(); x && x != m; x = x->l_next)
+		if (x == libc)
+			return 0; /* libc first: M is after it */
+	return x == m;
+}
+
 const char *rwc_libc_symver(const char *name)
 {
 	const struct link_map *m = rwc_sym_libc();

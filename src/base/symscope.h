@@ -26,6 +26,9 @@ const struct link_map *rwc_sym_first(const char *name, const char *ver, const st
 
 /* libc's module (the one defining gnu_get_libc_version), or NULL. */
 const struct link_map *rwc_sym_libc(void);
+/* Whether M is libc's module or comes before it after this library in
+ * load order (modules loaded at start, in the global scope). */
+int rwc_sym_upto_libc(const struct link_map *m);
 
 /* This library's own module. */
 const struct link_map *rwc_sym_self(void);
