@@ -58,15 +58,33 @@ kid = re.findall(r"^fork child (\d+) 0$", r.stdout, re.M)
 ok(kid and len(r.reports) == 1 and r.reports[0]["pid"] == int(kid[0]) and safe_mode(r.reports[0]),
    "... where kcmp is not allowed: reported in safe mode, taken for a vfork child", r.describe())
 # After the parent's first need, a raw clone()'s child finds the
-# per-process pages wiped and knows it has memory of its own: reported as
-# usual, also where kcmp is not allowed.
-for how, wrap in [("", []), (" (kcmp not allowed)", [NOKCMP])]:
+# per-process pages wiped: kcmp says it is no vfork child (reported as
+# usual); where kcmp is not allowed it is taken for one (safe mode).
+for how, wrap, safe in [("", [], False), (" (kcmp not allowed)", [NOKCMP], True)]:
     r = Run(wrap + [VICTIM, "later_rawfork", "bad"])
     kid = re.findall(r"^fork child (\d+) 0$", r.stdout, re.M)
-    check_report(r, "a raw clone() child after the first need" + how, "read", "buf-not-writable", 0, 9)
-    ok(kid and len(r.reports) == 1 and r.reports[0]["pid"] == int(kid[0]) and not safe_mode(r.reports[0]),
-       "... under the child's pid, as usual (not in safe mode)", r.describe())
-for entry in ["first_vfork", "first_fork", "first_rawfork", "first_threads", "later_rawfork"]:
+    if not safe:
+        check_report(r, "a raw clone() child after the first need" + how, "read", "buf-not-writable", 0, 9)
+    ok(kid and len(r.reports) == 1 and r.reports[0]["problem"] == "buf-not-writable" and r.reports[0]["pid"] == int(kid[0]) and safe_mode(r.reports[0]) == safe,
+       "a raw clone() child after the first need%s: reported under its pid, %s" %
+       (how, "in safe mode" if safe else "as usual"), r.describe())
+# A fork() child's own vfork child: the fork child claimed its state at
+# the fork, so the vfork child reports in safe mode and leaves it alone;
+# the fork child's own report afterwards is as usual (kcmp or not).
+for how, wrap in [("", []), (" (kcmp not allowed)", [NOKCMP])]:
+    r = Run(wrap + [VICTIM, "fork_vfork", "bad"])
+    v = re.findall(r"^vfork child (\d+)$", r.stdout, re.M)
+    f = re.findall(r"^fork child (\d+) 0$", r.stdout, re.M)
+    vr = [x for x in r.reports if v and x["pid"] == int(v[0])]
+    fr = [x for x in r.reports if f and x["pid"] == int(f[0])]
+    ok(r.status == 0 and len(r.reports) == 2 and len(vr) == 1 and len(fr) == 1,
+       "fork child's vfork child%s: one report each" % how, r.describe())
+    ok(vr and safe_mode(vr[0]), "... the vfork child's in safe mode", vr[:1])
+    site = r.sites[-1] if r.sites else ("?", -1)
+    f0 = (fr[0]["frames"] or [{}])[0] if fr else {}
+    ok(f0.get("function") == site[0] and f0.get("line") == site[1],
+       "... the fork child's as usual, naming %s at victim.c:%d" % site, fr[:1])
+for entry in ["first_vfork", "first_fork", "first_rawfork", "first_threads", "later_rawfork", "fork_vfork"]:
     check_clean(entry)
 # Each thread's bad call is reported or counted as a repeat at exit (a
 # report made while another thread maps the memory is made in safe mode,

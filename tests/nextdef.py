@@ -2,9 +2,12 @@
 as dlsym(RTLD_NEXT) finds them: a second interposer preloaded after the
 library gets every call (its read, pread), and a plugin dlopened with
 RTLD_LOCAL that exports a read and a pread of its own never does, also
-when it was loaded before the library's first call bound them
+when it was loaded before the library's first call bound them (a guard:
+libc comes first in load order, so the lookup stops there)
 (tests/nextdef/: shim.c, local.c, prog.c, built here)."""
+import atexit
 import os
+import shutil
 import subprocess
 import tempfile
 
@@ -13,6 +16,7 @@ from rwctest import LIB, SRC as SRCDIR, Run, ok, done
 CC = os.environ.get("CC", "gcc").split()
 SRC = os.path.join(SRCDIR, "tests", "nextdef")
 d = tempfile.mkdtemp(prefix="rwc-nextdef-")
+atexit.register(shutil.rmtree, d, True)
 shim, local, prog = (os.path.join(d, n) for n in ("libshim.so", "liblocal.so", "prog"))
 for cmd in (CC + ["-O2", "-fPIC", "-shared", "-o", shim, os.path.join(SRC, "shim.c"), "-ldl"],
             CC + ["-O2", "-fPIC", "-shared", "-o", local, os.path.join(SRC, "local.c")],
@@ -37,7 +41,4 @@ ok(r.status == 0 and "read 48 pread 0" in r.stdout and "shim read 1 pread 1" in 
    len(r.reports) == 1 and r.reports[0].get("call") == "pread" and
    r.reports[0].get("region", {}).get("name") == "small",
    "... a bad pread into `char small[8]`: reported once, then passed on to the interposer", r.describe())
-for f in (shim, local, prog):
-    os.unlink(f)
-os.rmdir(d)
 done()

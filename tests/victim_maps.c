@@ -372,8 +372,8 @@ static void c_first_rawfork(void)
 	ret = 0;
 }
 /* A raw clone() made after the parent's first need: the child finds the
- * per-process pages wiped and claims them, with no fork handler nor kcmp
- * (it is no vfork child: reported as usual, also under tests/nokcmp). */
+ * per-process pages wiped; kcmp tells it is no vfork child (reported as
+ * usual), and where kcmp is not allowed it is taken for one (safe mode). */
 static void c_later_rawfork(void)
 {
 	int fd = first_fd(), st = 0;
@@ -390,6 +390,38 @@ static void c_later_rawfork(void)
 	printf("fork child %d %d\n", (int)pid, st);
 	ret = 0;
 }
+/* A fork() child that makes good calls, then a vfork child of its own
+ * whose call is bad, then a bad call of its own: the vfork child must not
+ * take the fork child's state (safe mode in the vfork child only). */
+static void c_fork_vfork(void)
+{
+	int fd = first_fd(), st = 0;
+	char *b = bad ? (char *)"in .rodata: not writable" : small;
+	pid_t pid;
+	if (read(fd, small, 10) != 10) /* the parent's first need */
+		die("read");
+	pid = fork();
+	if (pid == 0) {
+		pid_t v;
+		for (int i = 0; i < 10; i++)
+			if (read(fd, small, 10) != 10)
+				_exit(3);
+		v = vfork();
+		if (v == 0) {
+			if (read(fd, b, 10) < 0) /* reported in safe mode */
+				_exit(1);
+			_exit(0);
+		}
+		waitpid(v, NULL, 0);
+		printf("vfork child %d\n", (int)v);
+		SITE(); ret = read(fd, b, 10); /* reported as usual */
+		fflush(stdout);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	printf("fork child %d %d\n", (int)pid, st);
+	ret = 0;
+}
 
 const struct victim_case victim_map_cases[] = {
 	VCASE(stale_munmap), VCASE(stale_raw_munmap), VCASE(stale_mprotect), VCASE(stale_raw_mprotect),
@@ -397,6 +429,6 @@ const struct victim_case victim_map_cases[] = {
 	VCASE(new_asm_mprotect), VCASE(new_malloc_large), VCASE(new_brk), VCASE(new_mremap),
 	VCASE(new_dlopen), VCASE(new_thread_stack), VCASE(oddpaths), VCASE(manymaps), VCASE(first_munmap),
 	VCASE(first_raw_munmap), VCASE(first_free), VCASE(first_vfork), VCASE(first_fork),
-	VCASE(first_rawfork), VCASE(first_threads), VCASE(later_rawfork),
+	VCASE(first_rawfork), VCASE(first_threads), VCASE(later_rawfork), VCASE(fork_vfork),
 };
 const size_t victim_map_ncases = sizeof victim_map_cases / sizeof victim_map_cases[0];

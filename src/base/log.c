@@ -57,7 +57,7 @@ RWC_START_CODE void rwc_log_start(void)
 
 	/* (fstat would read its "" path from a page of libc's rodata that a
 	 * start touches for nothing; no libc at all: rawsys.h) */
-	if (rwc_rawsys2(SYS_fstat, 2, (long)&st) == 0) {
+	if (rwc_raw_fstat(2, &st) == 0) {
 		err0.dev = st.st_dev;
 		err0.ino = st.st_ino;
 		err0.state = 1;

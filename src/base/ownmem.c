@@ -6,18 +6,17 @@
  * a fork() child finds it zeroed and claims it), then the clients' parts
  * (ownmem.h: the snapshots, the report scratch, the globals' objects).  A
  * vfork() child shares its parent's memory and must leave the parent's
- * state alone: it tells itself from the owner pid.  A process that finds
- * the mapped per-process pages zeroed has memory of its own (a fork(), a
- * raw clone() or syscall(SYS_fork) child: a vfork child would see its
- * parent's owner) and claims them.  Where the memory is mapped first (the
- * first need), whose it is follows from the pid the constructor recorded,
- * renewed in a fork() child by the library's fork() (entry/fork.c; no fork
- * handler: pthread_atfork costs every process start three pages of libc):
- * a process with another pid is a vfork child — or the child of a fork
- * inside libc (daemon, forkpty) or of a raw clone() made before that first
- * need: kcmp(KCMP_VM) with the parent tells them apart, and where it
- * cannot (seccomp, as in Docker's default profile) the process is taken
- * for a vfork child, whose reports are made in safe mode. */
+ * state alone: it tells itself from the owner pid.  Whose the state is
+ * when it is claimed (mapped, or found zeroed) follows from the pid the
+ * constructor recorded, renewed in a fork() child by the library's fork()
+ * (entry/fork.c; no fork handler: pthread_atfork costs every process start
+ * three pages of libc), which also claims the zeroed pages at once (a
+ * vfork child of that child then finds them owned): a process with
+ * another pid is a vfork child — or the child of a fork inside libc
+ * (daemon, forkpty, _Fork) or of a raw clone(): kcmp(KCMP_VM) with the
+ * parent tells them apart, and where it cannot (seccomp, as in Docker's
+ * default profile) the process is taken for a vfork child, whose reports
+ * are made in safe mode. */
 #include "config.h"
 
 #include "base/ownmem.h"
@@ -87,13 +86,37 @@ void rwc_ownmem_forked(void)
 	 * sites.  (Untouched before the first need: not written then.) */
 	if (rwc_perproc == &fallback && __atomic_load_n(&state, __ATOMIC_RELAXED) != NONE)
 		memset(&fallback, 0, sizeof fallback);
+	/* Claimed at once: a vfork child this child makes later must find
+	 * it owned (found zeroed, it could not tell itself from this one). */
+	if (__atomic_load_n(&state, __ATOMIC_RELAXED) != NONE) {
+		pid_t z = 0;
+
+		__atomic_compare_exchange_n(&rwc_perproc->owner, &z, getpid(), 0, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE);
+	}
+}
+
+/* The state in .bss (no wipe-on-fork memory) still the parent's O in a
+ * child of a fork the library's fork() did not see (inside libc: daemon,
+ * forkpty; _Fork): kcmp says whether this is such a child, and then it
+ * starts the state afresh.  A vfork child, or where kcmp cannot tell:
+ * left as it is (taken for a vfork child). */
+static pid_t fallback_forked(pid_t me, pid_t o)
+{
+	if (rwc_perproc != &fallback || o != __atomic_load_n(&start_pid, __ATOMIC_RELAXED) ||
+	    other_memory(me, o) != 1)
+		return o;
+	memset(&fallback, 0, sizeof fallback);
+	__atomic_store_n(&start_pid, me, __ATOMIC_RELAXED);
+	__atomic_store_n(&fallback.owner, me, __ATOMIC_RELEASE);
+	return me;
 }
 
 RWC_START_CODE void rwc_ownmem_start(void)
 {
 	/* (No libc: a first call of getpid, or of syscall(), would cost a
 	 * symbol lookup, ~0.2-1% of a process start.) */
-	__atomic_store_n(&start_pid, (pid_t)rwc_rawsys2(SYS_getpid, 0, 0), __ATOMIC_RELAXED);
+	__atomic_store_n(&start_pid, rwc_raw_getpid(), __ATOMIC_RELAXED);
 }
 
 int rwc_in_vfork_child(void)
@@ -101,12 +124,12 @@ int rwc_in_vfork_child(void)
 	pid_t me = getpid(), o = __atomic_load_n(&rwc_perproc->owner, __ATOMIC_ACQUIRE), n;
 
 	if (o == 0) {
-		/* mapped pages found zeroed: wiped by a fork (a vfork child
-		 * would see its parent's owner), this process's */
-		n = rwc_perproc != &fallback ? me : owner_now();
+		n = owner_now();
 		if (__atomic_compare_exchange_n(&rwc_perproc->owner, &o, n, 0, __ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE))
 			o = n;
+	} else if (RWC_UNLIKELY(o != me)) {
+		o = fallback_forked(me, o);
 	}
 	return o != me;
 }

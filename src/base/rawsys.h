@@ -1,21 +1,41 @@
-/* rawsys.h: a system call without libc, for the constructor: libc's
- * syscall() would first have to be bound (a symbol lookup that touches
- * pages of libc's symbol tables no start needs otherwise).  x86-64
- * inline; elsewhere the real syscall(). */
+/* rawsys.h: the constructor's two system calls without libc: a first
+ * call of getpid or fstat (or of syscall()) would have to be bound, a
+ * symbol lookup that touches pages of libc's symbol tables no start needs
+ * otherwise.  x86-64 inline (its struct stat is the kernel's); elsewhere
+ * libc's functions. */
 #ifndef RWC_RAWSYS_H
 #define RWC_RAWSYS_H
 
-#include "base/real.h"
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
-static inline long rwc_rawsys2(long n, long a, long b)
-{
 #if defined(__x86_64__)
+static inline long rwc_rawsys2_(long n, long a, long b)
+{
 	long r;
 
 	__asm__ volatile("syscall" : "=a"(r) : "a"(n), "D"(a), "S"(b) : "rcx", "r11", "memory");
 	return r; /* (-errno on failure: errno is not set) */
+}
+#endif
+
+static inline pid_t rwc_raw_getpid(void)
+{
+#if defined(__x86_64__)
+	return (pid_t)rwc_rawsys2_(SYS_getpid, 0, 0);
 #else
-	return REAL(syscall)(n, a, b);
+	return getpid();
+#endif
+}
+
+/* fstat(FD, ST): 0, or nonzero on failure (errno not always set). */
+static inline int rwc_raw_fstat(int fd, struct stat *st)
+{
+#if defined(__x86_64__)
+	return rwc_rawsys2_(SYS_fstat, fd, (long)st) != 0;
+#else
+	return fstat(fd, st) != 0;
 #endif
 }
 

@@ -44,10 +44,12 @@ static void *bind_next(unsigned idx, const char *name)
 	m = rwc_sym_first(name, rwc_libc_symver(name), rwc_sym_self(), &p);
 	if (m && idx - RWC_IDX_malloc <= RWC_IDX_posix_spawnp - RWC_IDX_malloc)
 		return p;
-	/* The rest as dlsym(RTLD_NEXT) finds them: the same answer when the
-	 * module is libc or one before it in load order (those were all
-	 * loaded at start, in the global scope; a library dlopened with
-	 * RTLD_LOCAL, which dlsym would skip, comes after libc), without
+	/* The rest as dlsym(RTLD_NEXT) finds them, by the loader's rule for
+	 * a reference of libc's version (a definition under another version
+	 * only, which dlsym's default lookup could take, is passed over):
+	 * taken when the module is libc or one before it in load order (those
+	 * were all loaded at start, in the global scope; a library dlopened
+	 * with RTLD_LOCAL, which dlsym would skip, comes after libc), without
 	 * dlsym's cost (its error handling's pages of libc) and its lock: so
 	 * also from a signal handler. */
 	if (m && rwc_sym_upto_libc(m))

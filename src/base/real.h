@@ -1,6 +1,6 @@
 /* real.h: the real (next) definitions of every function the library
- * interposes, bound with dlsym(RTLD_NEXT) from the constructor or lazily on
- * first use, published with atomic stores.  The accessor is lock-free and
+ * interposes, bound on first use (from the modules' symbol tables, as
+ * dlsym(RTLD_NEXT) would find them: real.c), published with atomic stores.  The accessor is lock-free and
  * signal-safe once bound. */
 #ifndef RWC_REAL_H
 #define RWC_REAL_H

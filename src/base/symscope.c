@@ -187,7 +187,9 @@ int rwc_sym_upto_libc(const struct link_map *m)
 	for (x = rwc_sym_self(); x && x != m; x = x->l_next)
 		if (x == libc)
 			return 0; /* libc first: M is after it */
-	return x == m;
+	for (; x && x != libc; x = x->l_next)
+		;
+	return x == libc; /* (libc before this library: no) */
 }
 
 const char *rwc_libc_symver(const char *name)

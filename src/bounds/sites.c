@@ -51,7 +51,3 @@ uintptr_t rwc_site_key(uint32_t id)
 	return __atomic_load_n(&table[id], __ATOMIC_ACQUIRE);
 }
 
-RWC_START_CODE void rwc_sites_prepare(void)
-{
-	(void)get_table();
-}

@@ -5,7 +5,7 @@
  * Programs have a few thousand such sites; the table holds RWC_SITE_SLOTS - 1
  * of them, and a site that finds it full gets id 0 (unknown).
  * Lock-free (a slot is claimed by a compare-and-swap of its key), no
- * allocation after the table's one mapping, signal-safe. */
+ * allocation (the table is in .bss), signal-safe. */
 #ifndef RWC_SITES_H
 #define RWC_SITES_H
 
@@ -41,9 +41,6 @@ static inline uint32_t rwc_site_id(uintptr_t key)
 		return at;
 	return rwc_site_id_slow(key);
 }
-/* Maps the table now (the constructor: before the program can make the
- * holes a later first-use mapping could land in). */
-void rwc_sites_prepare(void);
 /* The key of site ID, 0 for 0 or an unknown id. */
 uintptr_t rwc_site_key(uint32_t id);
 

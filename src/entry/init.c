@@ -17,7 +17,6 @@
 #include "report/dedup.h"
 #include "base/guard.h"
 #include "bounds/heapmap.h"
-#include "bounds/sites.h"
 #include "bounds/quarantine.h"
 #include "base/knobs.h"
 #include "base/log.h"
@@ -94,9 +93,8 @@ __attribute__((constructor)) static void rwc_init(void)
 		rwc_malloc_trace_prepare();
 		rwc_depth--;
 	}
-	/* the heap's side tables, mapped before the program can unmap holes */
-	if (__atomic_load_n(&rwc_hm_origins, __ATOMIC_RELAXED))
-		rwc_sites_prepare();
+	/* the quarantine's ring: a larger one than the default's (in .bss)
+	 * mapped before the program can unmap holes */
 	if (__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED))
 		rwc_q_prepare();
 }
