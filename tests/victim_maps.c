@@ -357,29 +357,18 @@ static void c_first_threads(void)
 	}
 	ret = total; /* 0: every read returned zeroes, the bad ones failed */
 }
-/* The same through a raw clone(): no fork handler runs in the child. */
-static void c_first_rawfork(void)
-{
-	int fd = first_fd(), st = 0;
-	char *b = bad ? (char *)"in .rodata: not writable" : small;
-	pid_t pid = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
-	if (pid == 0) {
-		SITE(); ret = read(fd, b, 10);
-		_exit(0);
-	}
-	waitpid(pid, &st, 0);
-	printf("fork child %d %d\n", (int)pid, st);
-	ret = 0;
-}
-/* A raw clone() made after the parent's first need: the child finds the
- * per-process pages wiped; kcmp tells it is no vfork child (reported as
- * usual), and where kcmp is not allowed it is taken for one (safe mode). */
-static void c_later_rawfork(void)
+/* A raw clone() child's read, after the parent's first need or not: no
+ * fork handler nor fork() of the library runs in the child.  Made before
+ * the first need, the child maps the memory itself; after it, the child
+ * finds the per-process pages wiped.  Either way kcmp tells it is no vfork
+ * child (reported as usual), and where kcmp is not allowed it is taken for
+ * one (safe mode). */
+static NOINLINE void rawfork(int first_need)
 {
 	int fd = first_fd(), st = 0;
 	char *b = bad ? (char *)"in .rodata: not writable" : small;
 	pid_t pid;
-	if (read(fd, small, 10) != 10) /* the parent's first need */
+	if (first_need && read(fd, small, 10) != 10)
 		die("read");
 	pid = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
 	if (pid == 0) {
@@ -390,6 +379,8 @@ static void c_later_rawfork(void)
 	printf("fork child %d %d\n", (int)pid, st);
 	ret = 0;
 }
+static void c_first_rawfork(void) { rawfork(0); }
+static void c_later_rawfork(void) { rawfork(1); }
 /* A fork() child that makes good calls, then a vfork child of its own
  * whose call is bad, then a bad call of its own: the vfork child must not
  * take the fork child's state (safe mode in the vfork child only). */

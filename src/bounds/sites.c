@@ -10,20 +10,14 @@
 
 #define PROBES 32
 
-static uintptr_t table[RWC_SITE_SLOTS]; /* keys; 0: a free slot */
-uintptr_t *rwc_site_table RWC_START_DATA = table;
-
-static inline __attribute__((always_inline)) uintptr_t *get_table(void)
-{
-	return table;
-}
+uintptr_t rwc_site_table[RWC_SITE_SLOTS]; /* keys; 0: a free slot */
 
 uint32_t rwc_site_id_slow(uintptr_t key)
 {
-	uintptr_t *t;
+	uintptr_t *t = rwc_site_table;
 	uint32_t h;
 
-	if (!key || !(t = get_table()))
+	if (!key)
 		return 0;
 	h = rwc_site_slot(key);
 	for (uint32_t i = 0; i < PROBES; i++) {
@@ -48,6 +42,6 @@ uintptr_t rwc_site_key(uint32_t id)
 {
 	if (!id || id >= RWC_SITE_SLOTS)
 		return 0;
-	return __atomic_load_n(&table[id], __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&rwc_site_table[id], __ATOMIC_ACQUIRE);
 }
 

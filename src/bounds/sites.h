@@ -15,8 +15,8 @@
 
 #define RWC_SITE_SLOTS (1u << 14) /* slots: 128 KiB, touched as used */
 
-/* The table once mapped (NULL before): its keys, published with release. */
-extern uintptr_t *rwc_site_table;
+/* The table's keys (0: a free slot), in .bss. */
+extern uintptr_t rwc_site_table[RWC_SITE_SLOTS];
 
 /* KEY's first slot; a key sits at its first slot unless that slot was
  * taken first (or is slot 0), then within the next probes. */
@@ -34,10 +34,9 @@ uint32_t rwc_site_id_slow(uintptr_t key);
  * load; anything else takes the probing path. */
 static inline uint32_t rwc_site_id(uintptr_t key)
 {
-	const uintptr_t *t = __atomic_load_n(&rwc_site_table, __ATOMIC_ACQUIRE);
 	uint32_t at = rwc_site_slot(key) & (RWC_SITE_SLOTS - 1);
 
-	if (RWC_LIKELY(t && key && at && __atomic_load_n(&t[at], __ATOMIC_ACQUIRE) == key))
+	if (RWC_LIKELY(key && at && __atomic_load_n(&rwc_site_table[at], __ATOMIC_ACQUIRE) == key))
 		return at;
 	return rwc_site_id_slow(key);
 }
