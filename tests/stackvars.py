@@ -127,6 +127,27 @@ ok(rep.get("call") == "read" and rep.get("problem") == "stack-overflow" and
    rep.get("region", {}).get("kind") == "stack-frame" and (rep.get("frames") or [{}])[0].get("function") == "c_member",
    "-O2 no DWARF member bad: one report, judged by the frame (stack-frame) of c_member", r.describe())
 
+# A process's first checks ask the kernel for the one mapping that holds
+# the buffer (PROCMAP_QUERY) and probe the frame's module for DWARF with
+# pread: without DWARF, three good stack reads map none of the library's
+# memory (its per-process pages: the one mapping wiped on fork); with the
+# query off the snapshot maps it (the twin that shows the count can see it).
+def big_anon(r):
+    m = re.search(r"^wipe-on-fork mappings (\d+)$", r.stdout, re.M)
+    return int(m.group(1)) if m else -1
+
+
+base = run(NODW, "firstchecks", "good", preload=False)
+r = run(NODW, "firstchecks", "good", env={})
+ok(r.status == 0 and not r.reports and r.results == base.results and big_anon(r) == big_anon(base) == 0,
+   "no DWARF, the first checks: no report, the same result, none of the library's memory mapped", r.describe())
+r = run(NODW, "firstchecks", "good", env={"RWCHECK_MAPS_QUERY": "parse"})
+ok(r.status == 0 and not r.reports and big_anon(r) == 1,
+   "... with RWCHECK_MAPS_QUERY=parse (the whole map read): the library's memory mapped", r.describe())
+r = run(os.path.join(BUILD, "tests", PROGS[1][1]), "firstchecks", "good", env={})
+ok(r.status == 0 and not r.reports and big_anon(r) == 1,
+   "... with DWARF (-O2 -g: libdw runs on the library's own stack): mapped", r.describe())
+
 # The stack check is on by default; without it, nothing is said.
 prog = os.path.join(BUILD, "tests", PROGS[1][1])
 r = run(prog, "locals", "bad", env={})

@@ -196,9 +196,33 @@ static NOINLINE void c_loop(void)
 	c_locals();
 }
 
+/* A process's first checks, good reads into a stack variable, then how
+ * many of its mappings are wiped on fork (smaps' VmFlags "wf"): the
+ * library's own memory starts with its per-process pages, the one such
+ * mapping (none while its first checks ask the kernel for single
+ * mappings and its frames have no DWARF).  Its file is /dev/zero: no
+ * write from a global comes first (the global check maps the memory). */
+static NOINLINE void c_firstchecks(void)
+{
+	char line[512];
+	unsigned n = 0;
+	FILE *f;
+
+	bad = 0;
+	for (int i = 0; i < 3; i++)
+		c_locals();
+	f = fopen("/proc/self/smaps", "r");
+	while (f && fgets(line, sizeof line, f))
+		if (strncmp(line, "VmFlags:", 8) == 0 && strstr(line, " wf"))
+			n++;
+	if (f)
+		fclose(f);
+	printf("wipe-on-fork mappings %u\n", n);
+}
+
 static const struct victim_case cases[] = {
 	VCASE(locals), VCASE(member), VCASE(param), VCASE(param_down), VCASE(callee), VCASE(block),
-	VCASE(inlined), VCASE(aligned), VCASE(alloca), VCASE(vla), VCASE(loop),
+	VCASE(inlined), VCASE(aligned), VCASE(alloca), VCASE(vla), VCASE(loop), VCASE(firstchecks),
 };
 
 int main(int argc, char **argv)
@@ -207,7 +231,9 @@ int main(int argc, char **argv)
 
 	if (i < 0)
 		return 2;
-	file_fd = victim_file("victim_stackvar", "0123456789", 10, 0);
+	/* (firstchecks: /dev/zero, no write from a global first) */
+	file_fd = cases[i].fn == c_firstchecks ? open("/dev/zero", O_RDONLY) :
+		  victim_file("victim_stackvar", "0123456789", 10, 0);
 	if (file_fd < 0)
 		return 99;
 	errno = 0;

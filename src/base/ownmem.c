@@ -57,11 +57,11 @@ static int other_memory(pid_t a, pid_t b)
 	return r == 0 ? 0 : r > 0 ? 1 : -1;
 }
 
-/* Whose state is claimed now: this process's, or its parent's in a
- * vfork() child (which shares the parent's memory). */
-static pid_t owner_now(void)
+/* Whose state is claimed now by ME (getpid()): this process's, or its
+ * parent's in a vfork() child (which shares the parent's memory). */
+static pid_t owner_now(pid_t me)
 {
-	pid_t me = getpid(), s = __atomic_load_n(&start_pid, __ATOMIC_RELAXED), parent;
+	pid_t s = __atomic_load_n(&start_pid, __ATOMIC_RELAXED), parent;
 
 	if (s <= 0 || s == me) /* (s <= 0: a call before the constructor) */
 		return me;
@@ -121,10 +121,15 @@ RWC_START_CODE void rwc_ownmem_start(void)
 
 int rwc_in_vfork_child(void)
 {
-	pid_t me = getpid(), o = __atomic_load_n(&rwc_perproc->owner, __ATOMIC_ACQUIRE), n;
+	pid_t me = getpid(), o, n;
 
+	/* Before the first need nothing is claimed (nor a page of the state
+	 * touched to say so: a first check that needs none of it, dwprobe.h) */
+	if (!rwc_ownmem_used())
+		return owner_now(me) != me;
+	o = __atomic_load_n(&rwc_perproc->owner, __ATOMIC_ACQUIRE);
 	if (o == 0) {
-		n = owner_now();
+		n = owner_now(me);
 		if (__atomic_compare_exchange_n(&rwc_perproc->owner, &o, n, 0, __ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE))
 			o = n;
@@ -180,7 +185,7 @@ static int map_now(void)
 	}
 	if (p != MAP_FAILED && madvise(p, wipe, MADV_WIPEONFORK) == 0) /* else: kernel before 4.14 */
 		pp = (struct rwc_perproc *)p;
-	pp->owner = owner_now();
+	pp->owner = owner_now(getpid());
 	if (s == READY) {
 		/* the parts every process touches first (the stack's top,
 		 * the snapshot part's scan buffer and first snapshot head) */

@@ -162,7 +162,9 @@ int rwc_enter(struct rwc_call *c)
 		return 0;
 	rwc_depth++;
 	saved = errno;
+	rwc_map_session_begin();
 	p = rwc_check_call(c, &f);
+	rwc_map_session_end();
 	if (RWC_UNLIKELY(p != RWC_OK) && rwc_report(c, &f)) {
 		if (rwc_knobs.action == RWC_ACTION_ABORT)
 			abort();

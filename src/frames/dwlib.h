@@ -37,9 +37,4 @@ struct rwc_dwlib {
  * loaded (then never again). */
 const struct rwc_dwlib *rwc_dwlib(void);
 
-/* Whether the ELF file open at FD is the module loaded with the program
- * headers PH[0..PHNUM) and has a .debug_info section (its headers read
- * with pread, libdw not needed). */
-int rwc_dw_has_debug_info(int fd, const ElfW(Phdr) *ph, int phnum);
-
 #endif

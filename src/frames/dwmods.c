@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <unistd.h>
 
+#include "frames/dwprobe.h"
 #include "frames/keepout.h"
 #include "frames/symbolize.h"
 
@@ -26,54 +27,20 @@ static struct rwc_dwmod mods[NMOD];
 static int nmods RWC_START_DATA;
 static unsigned long long subs_seen RWC_START_DATA;
 
-struct dv_find {
-	uintptr_t a;        /* in: the address */
-	uintptr_t bias;     /* out: the module holding it */
-	const char *name;
-	const ElfW(Phdr) *phdr;
-	int phnum;
-	int found;
-	unsigned long long subs;
-};
-
-static int find_phdr(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct dv_find *f = arg;
-
-	if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs)
-		f->subs = info->dlpi_subs;
-	if (!f->a)
-		return 1; /* the count only */
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-
-		if (ph->p_type == PT_LOAD && f->a >= lo && f->a - lo < ph->p_memsz) {
-			f->bias = info->dlpi_addr;
-			f->name = info->dlpi_name;
-			f->phdr = info->dlpi_phdr;
-			f->phnum = info->dlpi_phnum;
-			f->found = 1;
-			return 1;
-		}
-	}
-	return 0;
-}
-
 int rwc_dwmods_unloaded(void)
 {
-	struct dv_find f = {0, 0, NULL, NULL, 0, 0, 0};
+	struct rwc_dw_module m = {0};
 	int changed;
 
-	dl_iterate_phdr(find_phdr, &f); /* the loader's removal count */
-	changed = f.subs != subs_seen;
-	subs_seen = f.subs;
+	rwc_dw_module_of(0, &m); /* the loader's removal count */
+	changed = m.subs != subs_seen;
+	subs_seen = m.subs;
 	return changed;
 }
 
-/* Maps the module file and reads its DWARF: NULL for none.  Loads libdw
- * only for a file that has DWARF. */
-static Dwarf *open_dwarf(const char *path, const struct dv_find *mf, uintptr_t pc, Elf **elfp)
+/* Maps the module file, which has DWARF (dwprobe.h), and reads it: NULL
+ * when it cannot. */
+static Dwarf *open_dwarf(const char *path, uintptr_t pc, Elf **elfp)
 {
 	Elf *elf;
 	Dwarf *dw = NULL;
@@ -82,7 +49,7 @@ static Dwarf *open_dwarf(const char *path, const struct dv_find *mf, uintptr_t p
 	*elfp = NULL;
 	if (fd < 0)
 		return NULL;
-	if (!rwc_dw_has_debug_info(fd, mf->phdr, mf->phnum) || !rwc_room_for_libdw(&pc, 1) || !(L || (L = rwc_dwlib()))) {
+	if (!rwc_room_for_libdw(&pc, 1) || !(L || (L = rwc_dwlib()))) {
 		close(fd);
 		return NULL;
 	}
@@ -101,8 +68,8 @@ static Dwarf *open_dwarf(const char *path, const struct dv_find *mf, uintptr_t p
 	return dw;
 }
 
-/* The table's module of F (found by find_phdr), or NULL. */
-static struct rwc_dwmod *known(const struct dv_find *f)
+/* The table's module of F, or NULL. */
+static struct rwc_dwmod *known(const struct rwc_dw_module *f)
 {
 	for (int i = 0; i < nmods; i++)
 		if (mods[i].bias == f->bias && mods[i].name == f->name)
@@ -112,20 +79,20 @@ static struct rwc_dwmod *known(const struct dv_find *f)
 
 struct rwc_dwmod *rwc_dwmod_of(uintptr_t pc)
 {
-	struct dv_find f = {pc - 1, 0, NULL, NULL, 0, 0, 0};
+	struct rwc_dw_module f = {0};
 	struct rwc_dwmod *m;
+	int has;
 
-	dl_iterate_phdr(find_phdr, &f);
-	if (!f.found)
+	if (!rwc_dw_module_of(pc - 1, &f))
 		return NULL;
 	if ((m = known(&f)))
 		return m;
-	if (nmods == NMOD)
-		return NULL;
+	if (nmods == NMOD || (has = rwc_dwprobe_at(pc)) < 0)
+		return NULL; /* (not known now: asked again at the next look) */
 	m = &mods[nmods++];
 	m->bias = f.bias;
 	m->name = f.name;
-	m->dw = open_dwarf(f.name && f.name[0] ? f.name : "/proc/self/exe", &f, pc, &m->elf);
+	m->dw = has ? open_dwarf(f.name && f.name[0] ? f.name : "/proc/self/exe", pc, &m->elf) : NULL;
 	return m;
 }
 

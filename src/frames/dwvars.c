@@ -225,9 +225,9 @@ static struct dv_site *site_of(uintptr_t pc)
 	 * variables stays out of the holes too (a later bad call into a hole
 	 * must not land in it). */
 	m = rwc_dwmod_of(pc);
-	if (m && !m->dw) /* a module without DWARF: no variables, no record */
+	if (!m || !m->dw) /* a module without DWARF: no variables, no record */
 		return NULL;
-	hold = m && m->dw;
+	hold = 1;
 	if (hold)
 		rwc_keepout_begin();
 	if ((s = calloc(1, sizeof *s))) {

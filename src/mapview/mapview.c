@@ -62,6 +62,15 @@ void rwc_map_disable_procmap_query(void)
 
 /* ---- asking the kernel ---------------------------------------------- */
 
+/* The RWC_PROT_* of the mapping Q found. */
+static unsigned query_prot(const struct procmap_query *q)
+{
+	return ((q->vma_flags & PROCMAP_QUERY_VMA_READABLE) ? RWC_PROT_R : 0) |
+	       ((q->vma_flags & PROCMAP_QUERY_VMA_WRITABLE) ? RWC_PROT_W : 0) |
+	       ((q->vma_flags & PROCMAP_QUERY_VMA_EXECUTABLE) ? RWC_PROT_X : 0) |
+	       ((q->vma_flags & PROCMAP_QUERY_VMA_SHARED) ? RWC_PROT_SHARED : 0);
+}
+
 /* Verdict by ioctl(PROCMAP_QUERY): 0 done, -1 unsupported or failed. */
 static int query_verdict(int fd, struct rwc_verdict *v)
 {
@@ -84,10 +93,7 @@ static int query_verdict(int fd, struct rwc_verdict *v)
 		}
 		r.start = (uintptr_t)q.vma_start;
 		r.end = (uintptr_t)q.vma_end;
-		r.prot = ((q.vma_flags & PROCMAP_QUERY_VMA_READABLE) ? RWC_PROT_R : 0) |
-			 ((q.vma_flags & PROCMAP_QUERY_VMA_WRITABLE) ? RWC_PROT_W : 0) |
-			 ((q.vma_flags & PROCMAP_QUERY_VMA_EXECUTABLE) ? RWC_PROT_X : 0) |
-			 ((q.vma_flags & PROCMAP_QUERY_VMA_SHARED) ? RWC_PROT_SHARED : 0);
+		r.prot = query_prot(&q);
 		if (r.end <= addr)
 			return -1;
 		if (!rwc_snap_hidden(r.start, r.end, r.prot))
@@ -96,6 +102,85 @@ static int query_verdict(int fd, struct rwc_verdict *v)
 	}
 	rwc_verdict_finish(v);
 	return 0;
+}
+
+/* ---- a process's first checks ----------------------------------------
+ * Before any snapshot, the first few verdicts ask the kernel for the one
+ * mapping that holds the range (a few us: no map text made or parsed, none
+ * of the library's memory mapped), and the thread's cache keeps that
+ * mapping: a process that makes a few checks never reads its whole map.
+ * Past the budget, or for anything but one good mapping, the snapshot. */
+#define LIGHT_BUDGET 16
+static unsigned light_used;
+/* In a check (rwc_map_session_begin), its queries' one descriptor + 2;
+ * 1 none yet; 0 outside a check (each query opens its own). */
+static __thread int light_fd __attribute__((tls_model("initial-exec"))); /* (fd + 2: no .tdata) */
+
+void rwc_map_session_begin(void)
+{
+	light_fd = 1;
+}
+
+void rwc_map_session_end(void)
+{
+	int fd = light_fd - 2;
+
+	light_fd = 0;
+	if (fd >= 0)
+		close(fd);
+}
+
+/* A descriptor for a query: the check's, opened at its first. */
+static int light_open(void)
+{
+	if (light_fd == 1) {
+		int fd = rwc_map_open();
+
+		light_fd = fd >= 0 ? fd + 2 : 1;
+		return fd;
+	}
+	return light_fd >= 2 ? light_fd - 2 : rwc_map_open();
+}
+
+static void light_close(int fd)
+{
+	if (fd != light_fd - 2)
+		close(fd);
+}
+
+/* RWC_OK decided (V), or -1: the snapshot's way. */
+static int light_verdict(uintptr_t lo, size_t len, unsigned need, struct rwc_verdict *v)
+{
+	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+	struct procmap_query q;
+	unsigned prot, ok;
+	int fd, r;
+
+	if (procmap_query_off || len > UINTPTR_MAX - lo ||
+	    __atomic_load_n(&light_used, __ATOMIC_RELAXED) >= LIGHT_BUDGET)
+		return -1;
+	__atomic_add_fetch(&light_used, 1, __ATOMIC_RELAXED);
+	fd = light_open();
+	if (fd < 0)
+		return -1;
+	memset(&q, 0, sizeof q);
+	q.size = sizeof q;
+	q.query_addr = lo; /* (flags 0: the mapping that holds it, else ENOENT) */
+	r = ioctl(fd, PROCMAP_QUERY, &q);
+	light_close(fd);
+	if (r < 0) {
+		if (errno == ENOTTY || errno == EINVAL || errno == EOPNOTSUPP)
+			procmap_query_off = 1;
+		return -1;
+	}
+	prot = query_prot(&q);
+	ok = ((prot & RWC_PROT_W) ? RWC_NEED_WRITE : 0) | ((prot & RWC_PROT_R) ? RWC_NEED_READ : 0);
+	if (q.vma_start > lo || q.vma_end < lo + len || (ok & need) != need ||
+	    rwc_snap_hidden((uintptr_t)q.vma_start, (uintptr_t)q.vma_end, prot))
+		return -1;
+	rwc_tcache_fill(g, (uintptr_t)q.vma_start, (uintptr_t)q.vma_end, ok);
+	rwc_verdict_init(v, lo, 0, need);
+	return RWC_OK;
 }
 
 static int feed_entry(const struct rwc_map_entry *e, void *arg)
@@ -133,6 +218,12 @@ enum rwc_problem rwc_map_verdict_from(uintptr_t lo, size_t len, unsigned need, i
 
 	if (known > 0 || (known < 0 && rwc_fast_range((const void *)lo, len, need))) {
 		rwc_verdict_init(v, lo, 0, need);
+		return RWC_OK;
+	}
+	rc = rwc_snap_lookup(lo, len, need); /* (-1: no snapshot, or a stale one) */
+	if (rc > 0 || (rc < 0 && light_verdict(lo, len, need, v) == RWC_OK)) {
+		if (rc > 0)
+			rwc_verdict_init(v, lo, 0, need);
 		return RWC_OK;
 	}
 	rc = rwc_snap_verdict(v, lo, len, need);

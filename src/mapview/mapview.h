@@ -17,6 +17,12 @@ enum rwc_problem rwc_map_verdict(uintptr_t lo, size_t len, unsigned need, struct
  * nothing (rwc_map_verdict). */
 enum rwc_problem rwc_map_verdict_from(uintptr_t lo, size_t len, unsigned need, int known, struct rwc_verdict *v);
 
+/* Around one check (entry/call.c, not nested: the entry's depth guard):
+ * a process's first checks ask the kernel for single mappings, and those
+ * of one check share one descriptor of /proc/self/maps, closed at its end. */
+void rwc_map_session_begin(void);
+void rwc_map_session_end(void);
+
 /* Test hooks (used by unit tests and by RWCHECK_MAPS_QUERY): force the
  * fallback parser instead of ioctl(PROCMAP_QUERY). */
 void rwc_map_disable_procmap_query(void);

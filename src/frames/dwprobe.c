@@ -1,0 +1,177 @@
+/* dwprobe.c: which modules' files have DWARF (see dwprobe.h).  A fixed
+ * table by load bias and name, under a try-lock of its own; the file read
+ * with pread, a few headers at a time (the caller's stack may be a small
+ * thread's: ~2 KiB of it).  No allocation. */
+#include "config.h"
+
+#include "frames/dwprobe.h"
+
+#include <fcntl.h>
+#include <stddef.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/common.h"
+#include "base/context.h"
+#include "base/ownmem.h"
+#include "base/real.h"
+
+#define CHUNK 16 /* headers read at a time: what the caller's stack holds */
+/* (In .data: the page the start has written, no page fault of its own.) */
+#define NPROBE 32
+static struct {
+	uintptr_t bias;
+	const char *name;
+	int has;
+} known[NPROBE] RWC_START_DATA;
+static int nknown RWC_START_DATA, busy RWC_START_DATA;
+static unsigned long long subs_seen RWC_START_DATA;
+
+struct find {
+	uintptr_t a;
+	struct rwc_dw_module *m;
+	int found;
+};
+
+static int find_phdr(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct find *f = arg;
+
+	if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs)
+		f->m->subs = info->dlpi_subs;
+	if (!f->a)
+		return 1; /* the count only */
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && f->a >= lo && f->a - lo < ph->p_memsz) {
+			f->m->bias = info->dlpi_addr;
+			f->m->name = info->dlpi_name;
+			f->m->phdr = info->dlpi_phdr;
+			f->m->phnum = info->dlpi_phnum;
+			f->found = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int rwc_dw_module_of(uintptr_t a, struct rwc_dw_module *m)
+{
+	struct find f = {a, m, 0};
+
+	m->subs = 0;
+	dl_iterate_phdr(find_phdr, &f);
+	return f.found;
+}
+
+/* Whether the file's program headers are PH[0..PHNUM), those the module
+ * was loaded with: the file at the module's name is the module itself
+ * (not another one put there since, or reached from another directory). */
+static int same_file(int fd, const ElfW(Ehdr) *eh, const ElfW(Phdr) *ph, int phnum)
+{
+	ElfW(Phdr) fp[CHUNK];
+
+	if (phnum <= 0 || phnum > 4096 || eh->e_phentsize != sizeof fp[0] || eh->e_phnum != phnum)
+		return 0;
+	for (int i = 0; i < phnum; i += CHUNK) {
+		int k = phnum - i < CHUNK ? phnum - i : CHUNK;
+		size_t n = (size_t)k * sizeof fp[0];
+
+		if (REAL(pread)(fd, fp, n, (off_t)(eh->e_phoff + (size_t)i * sizeof fp[0])) != (ssize_t)n)
+			return 0;
+		for (int j = 0; j < k; j++)
+			if (fp[j].p_type != ph[i + j].p_type || fp[j].p_vaddr != ph[i + j].p_vaddr ||
+			    fp[j].p_memsz != ph[i + j].p_memsz || fp[j].p_offset != ph[i + j].p_offset)
+				return 0;
+	}
+	return 1;
+}
+
+/* Whether section header SH names .debug_info: its name looked up in
+ * TAB (the first NTAB bytes of the names' section NAMES), else read. */
+static int is_debug_info(int fd, const ElfW(Shdr) *sh, const ElfW(Shdr) *names, const char *tab, size_t ntab)
+{
+	char name[16];
+
+	if (sh->sh_type != SHT_PROGBITS || sh->sh_name >= names->sh_size)
+		return 0;
+	if (sh->sh_name + sizeof name <= ntab)
+		return strncmp(tab + sh->sh_name, ".debug_info", sizeof name) == 0;
+	return REAL(pread)(fd, name, sizeof name, (off_t)(names->sh_offset + sh->sh_name)) > 0 &&
+	       strncmp(name, ".debug_info", sizeof name) == 0;
+}
+
+/* Whether the ELF file at FD is the module (loaded with the program
+ * headers PH[0..PHNUM); PH NULL: it is) and has a .debug_info section:
+ * its headers and section names read with pread, in blocks. */
+static int has_debug_info(int fd, const ElfW(Phdr) *ph, int phnum)
+{
+	ElfW(Ehdr) eh;
+	ElfW(Shdr) sh[CHUNK], names;
+	char tab[512];
+	ssize_t ntab;
+
+	if (REAL(pread)(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+	    (ph && !same_file(fd, &eh, ph, phnum)) ||
+	    eh.e_shentsize != sizeof sh[0] || eh.e_shstrndx == SHN_UNDEF || eh.e_shstrndx >= eh.e_shnum ||
+	    REAL(pread)(fd, &names, sizeof names, (off_t)(eh.e_shoff + eh.e_shstrndx * sizeof sh[0])) != (ssize_t)sizeof names)
+		return 0;
+	ntab = REAL(pread)(fd, tab, sizeof tab, (off_t)names.sh_offset);
+	if (ntab < 0)
+		ntab = 0;
+	for (unsigned i = 1; i < eh.e_shnum && i < 4096; i += CHUNK) {
+		unsigned k = eh.e_shnum - i < CHUNK ? eh.e_shnum - i : CHUNK;
+		size_t len = k * sizeof sh[0];
+
+		if (REAL(pread)(fd, sh, len, (off_t)(eh.e_shoff + i * sizeof sh[0])) != (ssize_t)len)
+			return 0;
+		for (unsigned j = 0; j < k; j++)
+			if (is_debug_info(fd, &sh[j], &names, tab, (size_t)ntab))
+				return 1;
+	}
+	return 0;
+}
+
+/* The answer for module M, from the table or read now (under the lock). */
+static int probe(const struct rwc_dw_module *m)
+{
+	int fd, has;
+
+	if (m->subs != subs_seen) { /* a module was removed: forget them all */
+		nknown = 0;
+		subs_seen = m->subs;
+	}
+	for (int i = 0; i < nknown; i++)
+		if (known[i].bias == m->bias && known[i].name == m->name)
+			return known[i].has;
+	if (m->name && m->name[0]) {
+		fd = open(m->name, O_RDONLY | O_CLOEXEC);
+		has = fd >= 0 && has_debug_info(fd, m->phdr, m->phnum);
+	} else { /* the executable: the kernel's link is the file it runs */
+		fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+		has = fd >= 0 && has_debug_info(fd, NULL, 0);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (nknown < NPROBE) {
+		known[nknown].bias = m->bias;
+		known[nknown].name = m->name;
+		known[nknown++].has = has;
+	}
+	return has;
+}
+
+int rwc_dwprobe_at(uintptr_t pc)
+{
+	struct rwc_dw_module m = {0};
+	int has;
+
+	if (rwc_maybe_in_handler() || rwc_in_vfork_child() || __atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
+		return -1;
+	has = rwc_dw_module_of(pc - 1, &m) ? probe(&m) : 0;
+	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+	return has;
+}
