@@ -121,30 +121,33 @@ void rwc_map_session_begin(void)
 	light_fd = 1;
 }
 
+/* (A signal handler's malloc may ask in the middle of either: the
+ * descriptor is taken and kept by one atomic step, never lost.) */
 void rwc_map_session_end(void)
 {
-	int fd = light_fd - 2;
+	int fd = __atomic_exchange_n(&light_fd, 0, __ATOMIC_RELAXED) - 2;
 
-	light_fd = 0;
 	if (fd >= 0)
 		close(fd);
 }
 
-/* A descriptor for a query: the check's, opened at its first. */
+/* A descriptor for a query: the check's, opened at its first; else one
+ * of its own, closed by light_close. */
 static int light_open(void)
 {
-	if (light_fd == 1) {
-		int fd = rwc_map_open();
+	int cur = __atomic_load_n(&light_fd, __ATOMIC_RELAXED), fd;
 
-		light_fd = fd >= 0 ? fd + 2 : 1;
-		return fd;
-	}
-	return light_fd >= 2 ? light_fd - 2 : rwc_map_open();
+	if (cur >= 2)
+		return cur - 2;
+	fd = rwc_map_open();
+	if (cur == 1 && fd >= 0)
+		__atomic_compare_exchange_n(&light_fd, &cur, fd + 2, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	return fd;
 }
 
 static void light_close(int fd)
 {
-	if (fd != light_fd - 2)
+	if (fd != __atomic_load_n(&light_fd, __ATOMIC_RELAXED) - 2)
 		close(fd);
 }
 
