@@ -105,11 +105,13 @@ static int query_verdict(int fd, struct rwc_verdict *v)
 }
 
 /* ---- a process's first checks ----------------------------------------
- * Before any snapshot, the first few verdicts ask the kernel for the one
- * mapping that holds the range (a few us: no map text made or parsed, none
- * of the library's memory mapped), and the thread's cache keeps that
- * mapping: a process that makes a few checks never reads its whole map.
- * Past the budget, or for anything but one good mapping, the snapshot. */
+ * Where no current snapshot says (none made yet, or a stale one), the
+ * first few verdicts ask the kernel for the mapping that holds the range,
+ * or the few in a row that do (a few us: no map text made or parsed, none
+ * of the library's memory mapped), and the thread's cache keeps them: a
+ * process that makes a few checks never reads its whole map.  Past the
+ * budget, or for anything but a run of up to 4 good mappings, the
+ * snapshot. */
 #define LIGHT_BUDGET 16
 static unsigned light_used;
 /* In a check (rwc_map_session_begin), its queries' one descriptor + 2;
@@ -155,9 +157,9 @@ static void light_close(int fd)
 static int light_verdict(uintptr_t lo, size_t len, unsigned need, struct rwc_verdict *v)
 {
 	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
-	struct procmap_query q;
-	unsigned prot, ok;
-	int fd, r;
+	uintptr_t run_lo = 0, at = lo;
+	unsigned ok = RWC_NEED_READ | RWC_NEED_WRITE;
+	int fd, r = 0;
 
 	if (procmap_query_off || len > UINTPTR_MAX - lo ||
 	    __atomic_load_n(&light_used, __ATOMIC_RELAXED) >= LIGHT_BUDGET)
@@ -166,22 +168,32 @@ static int light_verdict(uintptr_t lo, size_t len, unsigned need, struct rwc_ver
 	fd = light_open();
 	if (fd < 0)
 		return -1;
-	memset(&q, 0, sizeof q);
-	q.size = sizeof q;
-	q.query_addr = lo; /* (flags 0: the mapping that holds it, else ENOENT) */
-	r = ioctl(fd, PROCMAP_QUERY, &q);
-	light_close(fd);
-	if (r < 0) {
-		if (errno == ENOTTY || errno == EINVAL || errno == EOPNOTSUPP)
-			procmap_query_off = 1;
-		return -1;
+	/* the mappings that hold it, one after another (a global's buffer
+	 * may run from the data segment's file pages into its bss) */
+	for (int k = 0; k < 4 && (k == 0 || at < lo + len); k++) {
+		struct procmap_query q;
+		unsigned prot;
+
+		memset(&q, 0, sizeof q);
+		q.size = sizeof q;
+		q.query_addr = at; /* (flags 0: the mapping that holds it, else ENOENT) */
+		if ((r = ioctl(fd, PROCMAP_QUERY, &q)) < 0 || q.vma_start > at)
+			break;
+		prot = query_prot(&q);
+		if (rwc_snap_hidden((uintptr_t)q.vma_start, (uintptr_t)q.vma_end, prot)) {
+			r = -1;
+			break;
+		}
+		ok &= ((prot & RWC_PROT_W) ? RWC_NEED_WRITE : 0) | ((prot & RWC_PROT_R) ? RWC_NEED_READ : 0);
+		run_lo = k ? run_lo : (uintptr_t)q.vma_start;
+		at = (uintptr_t)q.vma_end;
 	}
-	prot = query_prot(&q);
-	ok = ((prot & RWC_PROT_W) ? RWC_NEED_WRITE : 0) | ((prot & RWC_PROT_R) ? RWC_NEED_READ : 0);
-	if (q.vma_start > lo || q.vma_end < lo + len || (ok & need) != need ||
-	    rwc_snap_hidden((uintptr_t)q.vma_start, (uintptr_t)q.vma_end, prot))
+	light_close(fd);
+	if (r < 0 && (errno == ENOTTY || errno == EINVAL || errno == EOPNOTSUPP))
+		procmap_query_off = 1;
+	if (r < 0 || at < lo + len || (ok & need) != need)
 		return -1;
-	rwc_tcache_fill(g, (uintptr_t)q.vma_start, (uintptr_t)q.vma_end, ok);
+	rwc_tcache_fill(g, run_lo, at, ok);
 	rwc_verdict_init(v, lo, 0, need);
 	return RWC_OK;
 }
