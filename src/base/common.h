@@ -106,9 +106,18 @@ struct rwc_call {
 	void *caller;             /* return address into the caller */
 	void *caller_sp;          /* the caller's stack pointer at the call (its
 	                           * frame starts there); NULL: unknown */
+	void *caller_fp;          /* the frame address of the function that made
+	                           * the check (RWC_ENTRY_FP); NULL: unknown */
 	int has_objsize;          /* fortified __*_chk calls: */
 	size_t objsize;           /* ... the object size the compiler saw at buf */
 };
+
+/* The frame address of the function that runs the check: where it is
+ * the frame the caller called (its frame address + 16 is the caller's
+ * sp: an entry point, or its part the entry point tail-called), its
+ * prologue saved the caller's frame pointer there (x86-64: used, the
+ * frame address forces the frame pointer; the stack walk checks both). */
+#define RWC_ENTRY_FP() __builtin_frame_address(0)
 
 /* The caller's stack pointer at the call, in an exported entry point: the
  * entry point's canonical frame address. */

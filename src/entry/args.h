@@ -46,7 +46,8 @@
 		struct rwc_call c_ = {.name = #n, .entry = RWC_IDX_##n,         \
 			.shape = RWC_SHAPE_ARGS, .fd = (fdv), .no_fd = (nofd),  \
 			.args = l_, .nargs = sizeof l_ / sizeof l_[0],          \
-			.caller = (pc), .caller_sp = (sp)};                     \
+			.caller = (pc), .caller_sp = (sp),                      \
+			.caller_fp = RWC_ENTRY_FP()};                           \
 		if (RWC_UNLIKELY(rwc_enter(&c_)))                               \
 			return failed;                                          \
 	} while (0)

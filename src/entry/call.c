@@ -25,6 +25,7 @@
 #include "base/knobs.h"
 #include "base/log.h"
 #include "mapview/mapview.h"
+#include "frames/stackwalk.h"
 #include "entry/allocrec.h"
 #include "entry/mapwatch.h"
 #include "base/once.h"
@@ -163,7 +164,9 @@ int rwc_enter(struct rwc_call *c)
 	rwc_depth++;
 	saved = errno;
 	rwc_map_session_begin();
+	rwc_walk_entry_fp = (uintptr_t)c->caller_fp;
 	p = rwc_check_call(c, &f);
+	rwc_walk_entry_fp = 0;
 	rwc_map_session_end();
 	if (RWC_UNLIKELY(p != RWC_OK) && rwc_report(c, &f)) {
 		if (rwc_knobs.action == RWC_ACTION_ABORT)

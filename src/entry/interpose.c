@@ -25,7 +25,11 @@
 #include "entry/args.h"
 #include "base/real.h"
 
-#define ENTRY __attribute__((visibility("default"), noinline))
+/* (no_reorder: emitted in the order written, so that an entry point and
+ * its parts -- read, read_stk, read_rest -- share their pages of .text
+ * and the table's first entries, read and write, come first.) */
+#define ENTRY __attribute__((visibility("default"), noinline, no_reorder))
+#define PART __attribute__((noinline, no_reorder))
 
 /* Every body names its caller ra_ (the return address into it) and sp_
  * (its stack pointer at the call): CALLER declares them in an entry point
@@ -49,11 +53,11 @@
  * the check; a real function not bound yet is bound by the rest. */
 #define P_(...) __VA_ARGS__
 #define SPLIT(ret, n, params, args, b, cnt, nd, extra, ...)              \
-	static __attribute__((noinline)) ret n##_rest(P_ params, const void *ra_, const void *sp_) \
+	static PART ret n##_rest(P_ params, const void *ra_, const void *sp_) \
 	{                                                               \
 		__VA_ARGS__                                             \
 	}                                                               \
-	static __attribute__((noinline)) ret n##_stk(P_ params, const void *ra_, const void *sp_) \
+	static PART ret n##_stk(P_ params, const void *ra_, const void *sp_) \
 	{                                                               \
 		uintptr_t a_ = (uintptr_t)(b);                          \
 		if (RWC_LIKELY((extra) && (cnt) <= UINTPTR_MAX - a_ &&  \
@@ -76,7 +80,8 @@
 /* Describe, check; on a failed check (RWCHECK_ACTION=efault) return
  * FAILED: -1, or 0 (fread/fwrite), NULL (fgets). */
 #define CHECK_OR(failed, ...)                                           \
-	struct rwc_call c = {__VA_ARGS__, .caller = (void *)ra_, .caller_sp = (void *)sp_};      \
+	struct rwc_call c = {__VA_ARGS__, .caller = (void *)ra_, .caller_sp = (void *)sp_,        \
+			     .caller_fp = RWC_ENTRY_FP()};                                  \
 	if (RWC_UNLIKELY(rwc_enter(&c)))                                \
 		return failed
 #define CHECK(...) CHECK_OR(-1, __VA_ARGS__)

@@ -120,7 +120,8 @@ static void forget_reserved(long nr, const long *a)
 
 __attribute__((visibility("default"), noinline)) long syscall(long nr, ...)
 {
-	struct rwc_call c = {.caller = __builtin_return_address(0), .caller_sp = RWC_CALLER_SP()};
+	struct rwc_call c = {.caller = __builtin_return_address(0), .caller_sp = RWC_CALLER_SP(),
+			     .caller_fp = RWC_ENTRY_FP()};
 	struct rwc_arg args[RWC_ARGS_MAX];
 	va_list ap;
 	long a[6], r;

@@ -1,8 +1,9 @@
-/* stackwalk.c: the stack check's frame walk (see stackwalk.h): from this
- * function's own registers, frame by frame with each pc's CFI, out of the
- * library's frames to the caller's (sp SP0) and on up to the frame that
- * holds the buffer.  Reads only: the modules' .eh_frame, and stack slots
- * the map view vouches for.  Allocates nothing; async-signal-safe. */
+/* stackwalk.c: the stack check's frame walk (see stackwalk.h): from the
+ * caller's frame -- its registers from the entry point's frame where that
+ * is the frame the caller called, else from this function's own, frame by
+ * frame with each pc's CFI out of the library's frames -- up to the frame
+ * that holds the buffer.  Reads only: the modules' .eh_frame, and stack
+ * slots the map view vouches for.  Allocates nothing; async-signal-safe. */
 #include "config.h"
 
 #include "frames/stackwalk.h"
@@ -208,27 +209,40 @@ static int to_caller(struct regs *rs, uintptr_t sp0, uintptr_t pc)
 	return 0;
 }
 
-int rwc_frames_walk(uintptr_t a, uintptr_t sp0, uintptr_t pc, int to_top, struct rwc_stack_walk *w)
+__thread uintptr_t rwc_walk_entry_fp __attribute__((tls_model("initial-exec")));
+
+/* The caller's registers from the entry's frame (rwc_walk_entry_fp): its
+ * sp, its pc, its frame pointer; 1, or 0 when that frame is not the one
+ * the caller called.  Reads two slots just below SP0, in the library's
+ * own frames (mapped: this thread runs on them). */
+static int from_entry(struct regs *rs, uintptr_t sp0, uintptr_t pc)
 {
-	struct regs rs = {.known = 0};
+	uintptr_t fp = rwc_walk_entry_fp;
+
+	if (!HAVE_GETREGS || !fp || fp != sp0 - 16 || ((const uintptr_t *)fp)[1] != pc)
+		return 0; /* (x86-64's frame: saved fp, return address, then the caller's sp) */
+	rs->r[RWC_CFI_RSP] = sp0;
+	rs->r[RWC_CFI_RA] = pc;
+	rs->r[RWC_CFI_RBP] = ((const uintptr_t *)fp)[0];
+	rs->known = (1u << RWC_CFI_RSP) | (1u << RWC_CFI_RA) | (1u << RWC_CFI_RBP);
+	return 1;
+}
+
+/* From the caller's frame in RS up (rwc_frames_walk's loop). */
+static int walk_up(struct regs *rs, uintptr_t a, int to_top, struct rwc_stack_walk *w)
+{
 	int found = 0;
 
 	w->nchain = 0;
 	w->top = 0;
 	w->b.kind = RWC_HOLDER_NONE;
-#if HAVE_GETREGS
-	rwc_cfi_getregs(&rs);
-	rs.known = GETREGS_KNOWN;
-#endif
-	if (!HAVE_GETREGS || !to_caller(&rs, sp0, pc))
-		return -1;
 	for (int i = 0; i < 256; i++) {
-		uintptr_t lo = rs.r[RWC_CFI_RSP], hi;
+		uintptr_t lo = rs->r[RWC_CFI_RSP], hi;
 		struct rwc_cfi_row row;
 		int r;
 
 		/* A return address: its call is the byte before it. */
-		if (!row_at(rs.r[RWC_CFI_RA] - 1, &row, readable) || !cfa_of(&rs, &row, &hi))
+		if (!row_at(rs->r[RWC_CFI_RA] - 1, &row, readable) || !cfa_of(rs, &row, &hi))
 			break;
 		if (!found && a < lo) {
 			if (!to_top)
@@ -239,13 +253,13 @@ int rwc_frames_walk(uintptr_t a, uintptr_t sp0, uintptr_t pc, int to_top, struct
 			w->b.lo = lo;
 			w->b.hi = w->b.limit = hi;
 			w->b.limit = first_saved(&row, hi, a, hi);
-			w->b.pc = rs.r[RWC_CFI_RA];
+			w->b.pc = rs->r[RWC_CFI_RA];
 			w->b.index = i;
 			found = 1;
 			if (!to_top)
 				break;
 		}
-		r = step(&rs, &row, hi, readable);
+		r = step(rs, &row, hi, readable);
 		if (r == 0)
 			w->top = lo; /* the outermost frame: no buffer of the program here */
 		if (r != 1)
@@ -254,6 +268,28 @@ int rwc_frames_walk(uintptr_t a, uintptr_t sp0, uintptr_t pc, int to_top, struct
 			chain(w, &row, hi);
 	}
 	return found == 1 ? 1 : found == -1 || w->top ? 0 : -1;
+}
+
+int rwc_frames_walk(uintptr_t a, uintptr_t sp0, uintptr_t pc, int to_top, struct rwc_stack_walk *w)
+{
+	struct regs rs = {.known = 0};
+	int r;
+
+	/* where a frame up the stack needs a register the entry's frame does
+	 * not give (not only sp and fp), the whole way, as below */
+	if (from_entry(&rs, sp0, pc) && (r = walk_up(&rs, a, to_top, w)) >= 0)
+		return r;
+	rs.known = 0;
+	w->nchain = 0;
+	w->top = 0;
+	w->b.kind = RWC_HOLDER_NONE;
+#if HAVE_GETREGS
+	rwc_cfi_getregs(&rs);
+	rs.known = GETREGS_KNOWN;
+#endif
+	if (!HAVE_GETREGS || !to_caller(&rs, sp0, pc))
+		return -1;
+	return walk_up(&rs, a, to_top, w);
 }
 
 int rwc_frames_trace(uintptr_t pc, uintptr_t *pcs, int max, int *cut)

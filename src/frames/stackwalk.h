@@ -30,6 +30,14 @@ struct rwc_stack_walk {
  * get there). */
 int rwc_frames_walk(uintptr_t a, uintptr_t sp0, uintptr_t pc, int to_top, struct rwc_stack_walk *w);
 
+/* The frame address of the function running this thread's check
+ * (rwc_call's caller_fp), set by the entry for the check's length, 0
+ * else: where it is the frame the caller called (fp + 16 = SP0, its
+ * return address PC), the walk starts at the caller's frame with the
+ * frame pointer that frame saved, instead of unwinding the library's own
+ * frames by their CFI. */
+extern __thread uintptr_t rwc_walk_entry_fp __attribute__((tls_model("initial-exec")));
+
 /* The return addresses of the frames from the one returning to PC (a
  * caller of the library's function that called this) outwards, at most
  * MAX of them into PCS: how many (0: PC not found), or -1 where the walk

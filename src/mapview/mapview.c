@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/common.h"
 #include "mapview/tcache.h"
 #include "base/log.h"
 #include "mapview/maps_parse.h"
@@ -53,7 +54,7 @@ struct procmap_query {
 #define PROCMAP_QUERY_COVERING_OR_NEXT_VMA 0x10
 #endif
 
-static int procmap_query_off; /* 1: kernel lacks it, or disabled */
+static int procmap_query_off RWC_START_DATA; /* 1: kernel lacks it, or disabled */
 
 void rwc_map_disable_procmap_query(void)
 {
@@ -113,7 +114,7 @@ static int query_verdict(int fd, struct rwc_verdict *v)
  * budget, or for anything but a run of up to 4 good mappings, the
  * snapshot. */
 #define LIGHT_BUDGET 16
-static unsigned light_used;
+static unsigned light_used RWC_START_DATA; /* (in .data: no page fault of its own) */
 /* In a check (rwc_map_session_begin), its queries' one descriptor + 2;
  * 1 none yet; 0 outside a check (each query opens its own). */
 static __thread int light_fd __attribute__((tls_model("initial-exec"))); /* (fd + 2: no .tdata) */
