@@ -9,6 +9,9 @@ without the library.  Buffers no variable holds (alloca, a VLA) and a
 binary without DWARF are judged by the frame, as before."""
 import os
 import re
+import shutil
+import subprocess
+import tempfile
 
 from rwctest import BUILD, SRC, Run, ok, done, check_report
 
@@ -147,6 +150,32 @@ ok(r.status == 0 and not r.reports and big_anon(r) == 1,
 r = run(os.path.join(BUILD, "tests", PROGS[1][1]), "firstchecks", "good", env={})
 ok(r.status == 0 and not r.reports and big_anon(r) == 1,
    "... with DWARF (-O2 -g: libdw runs on the library's own stack): mapped", r.describe())
+
+# Whether a module has DWARF is read from its file (section names, with
+# pread), or, where its ELF header in memory leaves no room for any
+# between its loaded bytes and its section headers (a stripped file), from
+# that alone: the -O2 -g victim without its symbol table still has its
+# variables (room: the DWARF), a fully stripped one is judged by frames.
+tmp = tempfile.mkdtemp(prefix="rwc-stackvars-")
+nosym = os.path.join(tmp, "victim_stackvar_nosym")
+stripped = os.path.join(tmp, "victim_stackvar_stripped")
+o2 = os.path.join(BUILD, "tests", PROGS[1][1])
+made = (subprocess.run(["objcopy", "--remove-section=.symtab", "--remove-section=.strtab", o2, nosym]).returncode == 0 and
+        subprocess.run(["objcopy", "--strip-all", o2, stripped]).returncode == 0)
+ok(made, "objcopy made the victims without a symbol table and fully stripped")
+if made:
+    r = run(nosym, "locals", "bad")
+    rep = r.reports[0] if len(r.reports) == 1 else {}
+    ok(rep.get("problem") == "stack-overflow" and rep.get("region", {}).get("kind") == "stack-variable" and
+       rep.get("region", {}).get("name") == "name",
+       "-O2 -g without .symtab, locals bad: the variable's verdict (`name`)", r.describe())
+    clean(nosym, "-O2 -g without .symtab", "locals")
+    r = run(stripped, "member", "bad")
+    rep = r.reports[0] if len(r.reports) == 1 else {}
+    ok(rep.get("problem") == "stack-overflow" and rep.get("region", {}).get("kind") == "stack-frame",
+       "fully stripped, member bad: judged by the frame", r.describe())
+    clean(stripped, "fully stripped", "member")
+shutil.rmtree(tmp, ignore_errors=True)
 
 # The stack check is on by default; without it, nothing is said.
 prog = os.path.join(BUILD, "tests", PROGS[1][1])

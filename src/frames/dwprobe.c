@@ -15,6 +15,7 @@
 #include "base/context.h"
 #include "base/ownmem.h"
 #include "base/real.h"
+#include "mapview/mapview.h"
 
 #define CHUNK 16 /* headers read at a time: what the caller's stack holds */
 /* (In .data: the page the start has written, no page fault of its own.) */
@@ -103,42 +104,105 @@ static int is_debug_info(int fd, const ElfW(Shdr) *sh, const ElfW(Shdr) *names, 
 	       strncmp(name, ".debug_info", sizeof name) == 0;
 }
 
-/* Whether the ELF file at FD is the module (loaded with the program
- * headers PH[0..PHNUM); PH NULL: it is) and has a .debug_info section:
- * its headers and section names read with pread, in blocks. */
-static int has_debug_info(int fd, const ElfW(Phdr) *ph, int phnum)
+/* Whether any of the section headers SH[0..K) names .debug_info. */
+static int any_debug_info(int fd, const ElfW(Shdr) *sh, unsigned k, const ElfW(Shdr) *names, const char *tab,
+			  ssize_t ntab)
 {
-	ElfW(Ehdr) eh;
+	for (unsigned j = 0; j < k; j++)
+		if (is_debug_info(fd, &sh[j], names, tab, ntab > 0 ? (size_t)ntab : 0))
+			return 1;
+	return 0;
+}
+
+/* Whether the ELF file at FD, whose ELF header is EH, has a .debug_info
+ * section: its section headers read in blocks, the last block first (the
+ * names' section is usually the last), then the names. */
+static int sections_say(int fd, const ElfW(Ehdr) *eh)
+{
 	ElfW(Shdr) sh[CHUNK], names;
 	char tab[512];
+	unsigned n = eh->e_shnum < 4096 ? eh->e_shnum : 4096, last = n > CHUNK + 1 ? n - CHUNK : 1, k = n - last;
 	ssize_t ntab;
 
-	if (REAL(pread)(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
-	    (ph && !same_file(fd, &eh, ph, phnum)) ||
-	    eh.e_shentsize != sizeof sh[0] || eh.e_shstrndx == SHN_UNDEF || eh.e_shstrndx >= eh.e_shnum ||
-	    REAL(pread)(fd, &names, sizeof names, (off_t)(eh.e_shoff + eh.e_shstrndx * sizeof sh[0])) != (ssize_t)sizeof names)
+	if (eh->e_shentsize != sizeof sh[0] || eh->e_shstrndx == SHN_UNDEF || eh->e_shstrndx >= n || n < 2 ||
+	    REAL(pread)(fd, sh, k * sizeof sh[0], (off_t)(eh->e_shoff + last * sizeof sh[0])) != (ssize_t)(k * sizeof sh[0]))
+		return 0;
+	if (eh->e_shstrndx >= last)
+		names = sh[eh->e_shstrndx - last];
+	else if (REAL(pread)(fd, &names, sizeof names, (off_t)(eh->e_shoff + eh->e_shstrndx * sizeof sh[0])) !=
+		 (ssize_t)sizeof names)
 		return 0;
 	ntab = REAL(pread)(fd, tab, sizeof tab, (off_t)names.sh_offset);
-	if (ntab < 0)
-		ntab = 0;
-	for (unsigned i = 1; i < eh.e_shnum && i < 4096; i += CHUNK) {
-		unsigned k = eh.e_shnum - i < CHUNK ? eh.e_shnum - i : CHUNK;
-		size_t len = k * sizeof sh[0];
+	if (any_debug_info(fd, sh, k, &names, tab, ntab))
+		return 1;
+	for (unsigned i = 1; i < last; i += CHUNK) {
+		unsigned c = last - i < CHUNK ? last - i : CHUNK;
+		size_t len = c * sizeof sh[0];
 
-		if (REAL(pread)(fd, sh, len, (off_t)(eh.e_shoff + i * sizeof sh[0])) != (ssize_t)len)
+		if (REAL(pread)(fd, sh, len, (off_t)(eh->e_shoff + i * sizeof sh[0])) != (ssize_t)len)
 			return 0;
-		for (unsigned j = 0; j < k; j++)
-			if (is_debug_info(fd, &sh[j], &names, tab, (size_t)ntab))
-				return 1;
+		if (any_debug_info(fd, sh, c, &names, tab, ntab))
+			return 1;
 	}
 	return 0;
 }
 
+/* Whether the ELF file at FD is the module (loaded with the program
+ * headers PH[0..PHNUM), whose ELF header in memory is MEM, NULL where it
+ * is not mapped; PH NULL: the file is the module, whose header MEM is)
+ * and has a .debug_info section. */
+static int has_debug_info(int fd, const ElfW(Ehdr) *mem, const ElfW(Phdr) *ph, int phnum)
+{
+	ElfW(Ehdr) eh;
+
+	if (!ph && mem)
+		eh = *mem;
+	else if (REAL(pread)(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh)
+		return 0;
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+	    (ph && !same_file(fd, &eh, ph, phnum)))
+		return 0;
+	return sections_say(fd, &eh);
+}
+
+/* The module's ELF header where it is mapped (the start of its segment
+ * at file offset 0), or NULL; *END the end of the file's loaded bytes. */
+static const ElfW(Ehdr) *header_in_memory(const struct rwc_dw_module *m, uint64_t *end)
+{
+	const ElfW(Ehdr) *eh = NULL;
+	struct rwc_verdict v;
+
+	*end = 0;
+	for (int i = 0; i < m->phnum; i++) {
+		const ElfW(Phdr) *ph = &m->phdr[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (ph->p_offset == 0 && ph->p_filesz >= sizeof *eh)
+			eh = (const ElfW(Ehdr) *)(m->bias + ph->p_vaddr);
+		if (ph->p_offset + ph->p_filesz > *end)
+			*end = ph->p_offset + ph->p_filesz;
+	}
+	if (!eh || rwc_map_verdict((uintptr_t)eh, sizeof *eh, RWC_NEED_READ, &v) != RWC_OK ||
+	    memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0)
+		return NULL;
+	return eh;
+}
+
+/* A file's sections not loaded (.comment, .symtab, the .debug_ ones)
+ * lie between its loaded bytes and its section headers: a stripped file
+ * has a few hundred bytes there, and no .debug_info that holds a
+ * variable fits in this much room (with .debug_abbrev and .debug_line
+ * beside it, even an empty unit's take more). */
+#define NO_DEBUG_ROOM 512
+
 /* The answer for module M, from the table or read now (under the lock). */
 static int probe(const struct rwc_dw_module *m)
 {
-	int fd, has;
+	const ElfW(Ehdr) *mem;
+	uint64_t end;
+	int fd = -1, has;
 
 	if (m->subs != subs_seen) { /* a module was removed: forget them all */
 		nknown = 0;
@@ -147,12 +211,15 @@ static int probe(const struct rwc_dw_module *m)
 	for (int i = 0; i < nknown; i++)
 		if (known[i].bias == m->bias && known[i].name == m->name)
 			return known[i].has;
-	if (m->name && m->name[0]) {
+	mem = header_in_memory(m, &end);
+	if (mem && mem->e_shoff >= end && mem->e_shoff - end <= NO_DEBUG_ROOM) {
+		has = 0; /* said by the header in memory: no file opened */
+	} else if (m->name && m->name[0]) {
 		fd = open(m->name, O_RDONLY | O_CLOEXEC);
-		has = fd >= 0 && has_debug_info(fd, m->phdr, m->phnum);
+		has = fd >= 0 && has_debug_info(fd, mem, m->phdr, m->phnum);
 	} else { /* the executable: the kernel's link is the file it runs */
 		fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-		has = fd >= 0 && has_debug_info(fd, NULL, 0);
+		has = fd >= 0 && has_debug_info(fd, mem, NULL, 0);
 	}
 	if (fd >= 0)
 		close(fd);
