@@ -26,6 +26,19 @@ check_report(r, "first_free, its range reserved (the default quarantine)", "read
 check_clean("first_free")
 
 
+# The first checks' single mappings in the thread's cache (mapview.c),
+# then a free that trims the heap before the library's first need: the
+# cache lets the heap go (with the heap check off, which would say
+# use-after-free first; and with it on).
+MAPSONLY = {"RWCHECK_CHECKS": "maps", "RWCHECK_QUARANTINE": "0"}
+r = victim("first_trim", "bad", env=MAPSONLY)
+check_report(r, "first_trim (checks: maps): a read above the trimmed heap", "read", "buf-unmapped", 0, 9)
+check_clean("first_trim", env=MAPSONLY)
+r = victim("first_trim", "bad", env=Q0)
+ok(r.status == 0 and len(r.reports) == 1 and r.reports[0]["problem"] in ("buf-unmapped", "use-after-free"),
+   "first_trim (default checks, no quarantine): reported", r.describe())
+
+
 def safe_mode(rep):
     return bool(rep["frames"]) and "function" not in rep["frames"][0]
 

@@ -10,6 +10,7 @@ binary without DWARF are judged by the frame, as before."""
 import os
 import re
 import shutil
+import struct
 import subprocess
 import tempfile
 
@@ -160,21 +161,51 @@ tmp = tempfile.mkdtemp(prefix="rwc-stackvars-")
 nosym = os.path.join(tmp, "victim_stackvar_nosym")
 stripped = os.path.join(tmp, "victim_stackvar_stripped")
 o2 = os.path.join(BUILD, "tests", PROGS[1][1])
-made = (subprocess.run(["objcopy", "--remove-section=.symtab", "--remove-section=.strtab", o2, nosym]).returncode == 0 and
+made = (subprocess.run(["objcopy", "--strip-all", "--keep-section=.debug_*", o2, nosym]).returncode == 0 and
         subprocess.run(["objcopy", "--strip-all", o2, stripped]).returncode == 0)
-ok(made, "objcopy made the victims without a symbol table and fully stripped")
+
+
+def elf_layout(path):
+    """Section names, and the room between the loaded bytes and the
+    section headers (what dwprobe.c reads from the header in memory)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    phoff, = struct.unpack_from("<Q", data, 0x20)
+    phnum, shnum, shstrndx = struct.unpack_from("<H", data, 0x38)[0], *struct.unpack_from("<HH", data, 0x3c)
+    end = 0
+    for i in range(phnum):
+        ptype, _, off, _, _, filesz = struct.unpack_from("<IIQQQQ", data, phoff + 56 * i)
+        if ptype == 1:  # PT_LOAD
+            end = max(end, off + filesz)
+    names_off, = struct.unpack_from("<Q", data, shoff + 64 * shstrndx + 0x18)
+    names = set()
+    for i in range(shnum):
+        name, = struct.unpack_from("<I", data, shoff + 64 * i)
+        names.add(data[names_off + name:data.index(b"\0", names_off + name)].decode())
+    return names, shoff - end
+
+
 if made:
+    names, room = elf_layout(nosym)
+    ok(".symtab" not in names and ".debug_info" in names and room > 512,
+       "the victim without .symtab keeps .debug_info, room %d after its loaded bytes" % room, sorted(names))
     r = run(nosym, "locals", "bad")
     rep = r.reports[0] if len(r.reports) == 1 else {}
     ok(rep.get("problem") == "stack-overflow" and rep.get("region", {}).get("kind") == "stack-variable" and
        rep.get("region", {}).get("name") == "name",
        "-O2 -g without .symtab, locals bad: the variable's verdict (`name`)", r.describe())
     clean(nosym, "-O2 -g without .symtab", "locals")
+    names, room = elf_layout(stripped)
+    ok(".symtab" not in names and ".debug_info" not in names and room <= 512,
+       "the fully stripped victim: room %d <= 512 after its loaded bytes (its header in memory says: no DWARF)" % room, sorted(names))
     r = run(stripped, "member", "bad")
     rep = r.reports[0] if len(r.reports) == 1 else {}
     ok(rep.get("problem") == "stack-overflow" and rep.get("region", {}).get("kind") == "stack-frame",
        "fully stripped, member bad: judged by the frame", r.describe())
     clean(stripped, "fully stripped", "member")
+else:
+    ok(False, "objcopy made the victims without a symbol table and fully stripped")
 shutil.rmtree(tmp, ignore_errors=True)
 
 # The stack check is on by default; without it, nothing is said.

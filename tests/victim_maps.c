@@ -297,6 +297,25 @@ static void c_first_free(void)
 	release(p);
 	SITE(); ret = read(fd, bad ? p + HOLE - 8192 : small, 10);
 }
+/* The first checks ask the kernel for single mappings and the thread's
+ * cache keeps them (mapview.c): a read into the heap's top, then free()
+ * trims the heap below it (brk), then a read there is into nothing (bad:
+ * the cache must have let the heap go); the good twin reads a block
+ * still there. */
+static void c_first_trim(void)
+{
+	int fd = first_fd();
+	char *a[8];
+	void (*volatile release)(void *) = free;
+	for (int i = 0; i < 8; i++)
+		if (!(a[i] = malloc(60000)))
+			die("malloc");
+	if (read(fd, a[7] + 40000, 10) != 10)
+		die("read");
+	for (int i = bad ? 0 : 1; i < 8; i++)
+		release(a[i]);
+	SITE(); ret = read(fd, bad ? a[7] + 40000 : a[0], 10);
+}
 static void c_first_vfork(void)
 {
 	int fd = first_fd();
@@ -418,7 +437,7 @@ const struct victim_case victim_map_cases[] = {
 	VCASE(stale_munmap), VCASE(stale_raw_munmap), VCASE(stale_mprotect), VCASE(stale_raw_mprotect),
 	VCASE(stale_free), VCASE(stale_trim), VCASE(stale_dlclose), VCASE(new_raw_mmap), VCASE(new_asm_mmap),
 	VCASE(new_asm_mprotect), VCASE(new_malloc_large), VCASE(new_brk), VCASE(new_mremap),
-	VCASE(new_dlopen), VCASE(new_thread_stack), VCASE(oddpaths), VCASE(manymaps), VCASE(first_munmap),
+	VCASE(new_dlopen), VCASE(new_thread_stack), VCASE(oddpaths), VCASE(manymaps), VCASE(first_munmap), VCASE(first_trim),
 	VCASE(first_raw_munmap), VCASE(first_free), VCASE(first_vfork), VCASE(first_fork),
 	VCASE(first_rawfork), VCASE(first_threads), VCASE(later_rawfork), VCASE(fork_vfork),
 };

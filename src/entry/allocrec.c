@@ -23,6 +23,7 @@
 #include "bounds/sites.h"
 #include "frames/stackwalk.h"
 #include "mapview/mapview.h"
+#include "mapview/snapshot.h"
 
 int rwc_heap_track = 1;
 
@@ -88,8 +89,9 @@ void rwc_malloc_trace_prepare(void)
 
 	in_trace = 1;
 	backtrace(pcs, 4); /* loads libgcc_s: never from inside malloc */
-	/* the walk reads only what the view vouches for: have one */
-	rwc_map_verdict((uintptr_t)&v, sizeof v, RWC_NEED_READ, &v);
+	/* the walk reads only what the view vouches for: have one (the
+	 * snapshot itself, not the first checks' single mappings) */
+	rwc_snap_verdict(&v, (uintptr_t)&v, sizeof v, RWC_NEED_READ);
 	in_trace = 0;
 	__atomic_store_n(&trace_ready, 1, __ATOMIC_RELEASE);
 }

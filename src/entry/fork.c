@@ -13,6 +13,7 @@
 #include "base/common.h"
 #include "base/ownmem.h"
 #include "base/real.h"
+#include "frames/dwprobe.h"
 
 RWC_EXPORT pid_t fork(void)
 {
@@ -22,6 +23,7 @@ RWC_EXPORT pid_t fork(void)
 		int e = errno;
 
 		rwc_ownmem_forked();
+		rwc_dwprobe_forked();
 		errno = e;
 	}
 	return r;

@@ -190,13 +190,16 @@ int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi)
 /* After free/realloc: record the unmapped block; a moved heap top is news
  * of a growth, or marks the view stale (a trim inside malloc), and so
  * does an unknown block.  Before the first need (a block that unmaps is
- * one: rwc_watch_chunk) there is no view to tell nor anything taken from
- * one: the first check reads the map whole.  A malloc-heavy start frees
- * without a locked write to the view's generation. */
+ * one: rwc_watch_chunk) there is no view to tell, only the ranges the
+ * first checks' queries put in threads' caches (mapview.h): a
+ * malloc-heavy start frees without a locked write to the view's
+ * generation unless the break moved since. */
 void rwc_watch_freed_slow(int m, uintptr_t lo, uintptr_t hi, int moved)
 {
-	if (!rwc_ownmem_used())
+	if (!rwc_ownmem_used()) {
+		rwc_map_light_freed(m != 0);
 		return;
+	}
 	if (__atomic_load_n(&__curbrk, __ATOMIC_RELAXED) != __atomic_load_n(&rwc_brk_seen, __ATOMIC_RELAXED))
 		rwc_watch_brk();
 	if (m < 0 || (m > 0 && moved))

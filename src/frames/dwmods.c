@@ -38,9 +38,9 @@ int rwc_dwmods_unloaded(void)
 	return changed;
 }
 
-/* Maps the module file, which has DWARF (dwprobe.h), and reads it: NULL
- * when it cannot. */
-static Dwarf *open_dwarf(const char *path, uintptr_t pc, Elf **elfp)
+/* Maps the module F's file at PATH, which has DWARF (dwprobe.h), and
+ * reads it: NULL when it cannot. */
+static Dwarf *open_dwarf(const char *path, const struct rwc_dw_module *f, uintptr_t pc, Elf **elfp)
 {
 	Elf *elf;
 	Dwarf *dw = NULL;
@@ -49,7 +49,10 @@ static Dwarf *open_dwarf(const char *path, uintptr_t pc, Elf **elfp)
 	*elfp = NULL;
 	if (fd < 0)
 		return NULL;
-	if (!rwc_room_for_libdw(&pc, 1) || !(L || (L = rwc_dwlib()))) {
+	/* the file libdw reads is the module (not another one put at its path
+	 * since the probe: the executable's kernel link always is) */
+	if ((f->name && f->name[0] && !rwc_dw_same_file(fd, f->phdr, f->phnum)) || !rwc_room_for_libdw(&pc, 1) ||
+	    !(L || (L = rwc_dwlib()))) {
 		close(fd);
 		return NULL;
 	}
@@ -92,7 +95,7 @@ struct rwc_dwmod *rwc_dwmod_of(uintptr_t pc)
 	m = &mods[nmods++];
 	m->bias = f.bias;
 	m->name = f.name;
-	m->dw = has ? open_dwarf(f.name && f.name[0] ? f.name : "/proc/self/exe", pc, &m->elf) : NULL;
+	m->dw = has ? open_dwarf(f.name && f.name[0] ? f.name : "/proc/self/exe", &f, pc, &m->elf) : NULL;
 	return m;
 }
 

@@ -1,11 +1,14 @@
 /* dwprobe.c: which modules' files have DWARF (see dwprobe.h).  A fixed
- * table by load bias and name, under a try-lock of its own; the file read
- * with pread, a few headers at a time (the caller's stack may be a small
- * thread's: ~2 KiB of it).  No allocation. */
+ * table by load bias and name, filled under a try-lock of its own and
+ * read without it (by the module's link map, _dl_find_object); the file
+ * read with pread into a scratch kept under that lock (the caller's stack
+ * may be a small thread's), names compared by hand (no lazy binding's
+ * frame on it either).  No allocation. */
 #include "config.h"
 
 #include "frames/dwprobe.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
@@ -17,14 +20,24 @@
 #include "base/real.h"
 #include "mapview/mapview.h"
 
-#define CHUNK 16 /* headers read at a time: what the caller's stack holds */
-/* (In .data: the page the start has written, no page fault of its own.) */
+#define CHUNK 16 /* headers read at a time */
+static struct {
+	ElfW(Phdr) ph[CHUNK];
+	ElfW(Shdr) sh[CHUNK];
+	char tab[512];
+} scratch; /* under busy */
+
+/* An entry is published by its link map, written last (NULL while it is
+ * written), so that a look without the lock reads whole entries. */
 #define NPROBE 32
 static struct {
 	uintptr_t bias;
 	const char *name;
+	const void *map;  /* _dl_find_object's link map, map start: the look */
+	uintptr_t start;  /* without the lock */
 	int has;
-} known[NPROBE] RWC_START_DATA;
+} known[NPROBE];
+/* (In .data: the page the start has written, no page fault of its own.) */
 static int nknown RWC_START_DATA, busy RWC_START_DATA;
 static unsigned long long subs_seen RWC_START_DATA;
 
@@ -70,10 +83,8 @@ int rwc_dw_module_of(uintptr_t a, struct rwc_dw_module *m)
 /* Whether the file's program headers are PH[0..PHNUM), those the module
  * was loaded with: the file at the module's name is the module itself
  * (not another one put there since, or reached from another directory). */
-static int same_file(int fd, const ElfW(Ehdr) *eh, const ElfW(Phdr) *ph, int phnum)
+static int same_file(int fd, const ElfW(Ehdr) *eh, const ElfW(Phdr) *ph, int phnum, ElfW(Phdr) *fp)
 {
-	ElfW(Phdr) fp[CHUNK];
-
 	if (phnum <= 0 || phnum > 4096 || eh->e_phentsize != sizeof fp[0] || eh->e_phnum != phnum)
 		return 0;
 	for (int i = 0; i < phnum; i += CHUNK) {
@@ -90,6 +101,26 @@ static int same_file(int fd, const ElfW(Ehdr) *eh, const ElfW(Phdr) *ph, int phn
 	return 1;
 }
 
+int rwc_dw_same_file(int fd, const ElfW(Phdr) *ph, int phnum)
+{
+	ElfW(Phdr) fp[CHUNK];
+	ElfW(Ehdr) eh;
+
+	return REAL(pread)(fd, &eh, sizeof eh, 0) == (ssize_t)sizeof eh && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
+	       same_file(fd, &eh, ph, phnum, fp);
+}
+
+/* S (N bytes of it readable) is ".debug_info", its terminator included. */
+static int names_debug_info(const char *s, size_t n)
+{
+	static const char want[] = ".debug_info";
+	size_t i;
+
+	for (i = 0; i < sizeof want && i < n && s[i] == want[i]; i++)
+		;
+	return i == sizeof want;
+}
+
 /* Whether section header SH names .debug_info: its name looked up in
  * TAB (the first NTAB bytes of the names' section NAMES), else read. */
 static int is_debug_info(int fd, const ElfW(Shdr) *sh, const ElfW(Shdr) *names, const char *tab, size_t ntab)
@@ -99,9 +130,9 @@ static int is_debug_info(int fd, const ElfW(Shdr) *sh, const ElfW(Shdr) *names, 
 	if (sh->sh_type != SHT_PROGBITS || sh->sh_name >= names->sh_size)
 		return 0;
 	if (sh->sh_name + sizeof name <= ntab)
-		return strncmp(tab + sh->sh_name, ".debug_info", sizeof name) == 0;
+		return names_debug_info(tab + sh->sh_name, sizeof name);
 	return REAL(pread)(fd, name, sizeof name, (off_t)(names->sh_offset + sh->sh_name)) > 0 &&
-	       strncmp(name, ".debug_info", sizeof name) == 0;
+	       names_debug_info(name, sizeof name);
 }
 
 /* Whether any of the section headers SH[0..K) names .debug_info. */
@@ -119,27 +150,27 @@ static int any_debug_info(int fd, const ElfW(Shdr) *sh, unsigned k, const ElfW(S
  * names' section is usually the last), then the names. */
 static int sections_say(int fd, const ElfW(Ehdr) *eh)
 {
-	ElfW(Shdr) sh[CHUNK], names;
-	char tab[512];
+	ElfW(Shdr) *sh = scratch.sh, names;
+	char *tab = scratch.tab;
 	unsigned n = eh->e_shnum < 4096 ? eh->e_shnum : 4096, last = n > CHUNK + 1 ? n - CHUNK : 1, k = n - last;
 	ssize_t ntab;
 
-	if (eh->e_shentsize != sizeof sh[0] || eh->e_shstrndx == SHN_UNDEF || eh->e_shstrndx >= n || n < 2 ||
-	    REAL(pread)(fd, sh, k * sizeof sh[0], (off_t)(eh->e_shoff + last * sizeof sh[0])) != (ssize_t)(k * sizeof sh[0]))
+	if (eh->e_shentsize != sizeof names || eh->e_shstrndx == SHN_UNDEF || eh->e_shstrndx >= n || n < 2 ||
+	    REAL(pread)(fd, sh, k * sizeof names, (off_t)(eh->e_shoff + last * sizeof names)) != (ssize_t)(k * sizeof names))
 		return 0;
 	if (eh->e_shstrndx >= last)
 		names = sh[eh->e_shstrndx - last];
-	else if (REAL(pread)(fd, &names, sizeof names, (off_t)(eh->e_shoff + eh->e_shstrndx * sizeof sh[0])) !=
+	else if (REAL(pread)(fd, &names, sizeof names, (off_t)(eh->e_shoff + eh->e_shstrndx * sizeof names)) !=
 		 (ssize_t)sizeof names)
 		return 0;
-	ntab = REAL(pread)(fd, tab, sizeof tab, (off_t)names.sh_offset);
+	ntab = REAL(pread)(fd, tab, sizeof scratch.tab, (off_t)names.sh_offset);
 	if (any_debug_info(fd, sh, k, &names, tab, ntab))
 		return 1;
 	for (unsigned i = 1; i < last; i += CHUNK) {
 		unsigned c = last - i < CHUNK ? last - i : CHUNK;
-		size_t len = c * sizeof sh[0];
+		size_t len = c * sizeof names;
 
-		if (REAL(pread)(fd, sh, len, (off_t)(eh->e_shoff + i * sizeof sh[0])) != (ssize_t)len)
+		if (REAL(pread)(fd, sh, len, (off_t)(eh->e_shoff + i * sizeof names)) != (ssize_t)len)
 			return 0;
 		if (any_debug_info(fd, sh, c, &names, tab, ntab))
 			return 1;
@@ -161,7 +192,7 @@ static int has_debug_info(int fd, const ElfW(Ehdr) *mem, const ElfW(Phdr) *ph, i
 		return 0;
 	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
 	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
-	    (ph && !same_file(fd, &eh, ph, phnum)))
+	    (ph && !same_file(fd, &eh, ph, phnum, scratch.ph)))
 		return 0;
 	return sections_say(fd, &eh);
 }
@@ -197,15 +228,51 @@ static const ElfW(Ehdr) *header_in_memory(const struct rwc_dw_module *m, uint64_
  * beside it, even an empty unit's take more). */
 #define NO_DEBUG_ROOM 512
 
-/* The answer for module M, from the table or read now (under the lock). */
-static int probe(const struct rwc_dw_module *m)
+/* The answer for the module whose link map and start D found, without
+ * the lock: 1, 0, or -1 not in the table. */
+static int known_at(const struct dl_find_object *d)
+{
+	int n = __atomic_load_n(&nknown, __ATOMIC_ACQUIRE);
+
+	for (int i = 0; i < n && i < NPROBE; i++) {
+		const void *map = __atomic_load_n(&known[i].map, __ATOMIC_ACQUIRE);
+		uintptr_t start = __atomic_load_n(&known[i].start, __ATOMIC_RELAXED);
+		int has = __atomic_load_n(&known[i].has, __ATOMIC_RELAXED);
+
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (map && map == d->dlfo_link_map && start == (uintptr_t)d->dlfo_map_start &&
+		    __atomic_load_n(&known[i].map, __ATOMIC_RELAXED) == map)
+			return has;
+	}
+	return -1;
+}
+
+/* Enters M's answer HAS (D: its link map, if found) in the table. */
+static void enter(const struct rwc_dw_module *m, const struct dl_find_object *d, int has)
+{
+	int i = nknown;
+
+	if (i >= NPROBE)
+		return;
+	__atomic_store_n(&known[i].map, NULL, __ATOMIC_RELEASE);
+	known[i].bias = m->bias;
+	known[i].name = m->name;
+	__atomic_store_n(&known[i].start, d ? (uintptr_t)d->dlfo_map_start : 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&known[i].has, has, __ATOMIC_RELAXED);
+	__atomic_store_n(&known[i].map, d ? d->dlfo_link_map : NULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&nknown, i + 1, __ATOMIC_RELEASE);
+}
+
+/* The answer for module M (D: the link map that holds it, if found), from
+ * the table or read now (under the lock). */
+static int probe(const struct rwc_dw_module *m, const struct dl_find_object *d)
 {
 	const ElfW(Ehdr) *mem;
 	uint64_t end;
 	int fd = -1, has;
 
 	if (m->subs != subs_seen) { /* a module was removed: forget them all */
-		nknown = 0;
+		__atomic_store_n(&nknown, 0, __ATOMIC_RELEASE);
 		subs_seen = m->subs;
 	}
 	for (int i = 0; i < nknown; i++)
@@ -223,22 +290,31 @@ static int probe(const struct rwc_dw_module *m)
 	}
 	if (fd >= 0)
 		close(fd);
-	if (nknown < NPROBE) {
-		known[nknown].bias = m->bias;
-		known[nknown].name = m->name;
-		known[nknown++].has = has;
-	}
+	enter(m, d, has);
 	return has;
 }
 
 int rwc_dwprobe_at(uintptr_t pc)
 {
 	struct rwc_dw_module m = {0};
-	int has;
+	struct dl_find_object d;
+	int found = 0, has;
 
+#ifdef DLFO_STRUCT_HAS_EH_DBASE /* glibc 2.35+ */
+	found = _dl_find_object((void *)(pc - 1), &d) == 0;
+#endif
+
+	/* a module looked at before: no lock, no system call */
+	if (found && (has = known_at(&d)) >= 0)
+		return has;
 	if (rwc_maybe_in_handler() || rwc_in_vfork_child() || __atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
 		return -1;
-	has = rwc_dw_module_of(pc - 1, &m) ? probe(&m) : 0;
+	has = rwc_dw_module_of(pc - 1, &m) ? probe(&m, found ? &d : NULL) : 0;
 	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 	return has;
+}
+
+void rwc_dwprobe_forked(void)
+{
+	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 }

@@ -6,8 +6,10 @@
  * none of the library's memory nor its locks, only one try-lock of its
  * own: the stack check asks it before it takes the load lock, so a
  * process whose frames have no DWARF maps neither the library's memory
- * nor its stack for them.  Not in a signal handler (the loader's list
- * lock) nor in a vfork child: there the answer is "not known". */
+ * nor its stack for them.  A module asked about before is answered
+ * without a lock or a system call (by its link map); a new one not in a
+ * signal handler (the loader's list lock) nor in a vfork child: there
+ * the answer is "not known". */
 #ifndef RWC_DWPROBE_H
 #define RWC_DWPROBE_H
 
@@ -32,5 +34,13 @@ int rwc_dw_module_of(uintptr_t a, struct rwc_dw_module *m);
  * cannot be opened), -1 not known now (a signal handler, a vfork child,
  * another thread probing). */
 int rwc_dwprobe_at(uintptr_t pc);
+
+/* In a fork() child (entry/fork.c): a probe another thread of the parent
+ * was making is not this process's. */
+void rwc_dwprobe_forked(void);
+
+/* Whether the ELF file open at FD is the module loaded with the program
+ * headers PH[0..PHNUM) (not another one put at its path since). */
+int rwc_dw_same_file(int fd, const ElfW(Phdr) *ph, int phnum);
 
 #endif

@@ -229,7 +229,7 @@ static int from_entry(struct regs *rs, uintptr_t sp0, uintptr_t pc)
 }
 
 /* From the caller's frame in RS up (rwc_frames_walk's loop). */
-static int walk_up(struct regs *rs, uintptr_t a, int to_top, struct rwc_stack_walk *w)
+static inline __attribute__((always_inline)) int walk_up(struct regs *rs, uintptr_t a, int to_top, struct rwc_stack_walk *w)
 {
 	int found = 0;
 
@@ -273,23 +273,27 @@ static int walk_up(struct regs *rs, uintptr_t a, int to_top, struct rwc_stack_wa
 int rwc_frames_walk(uintptr_t a, uintptr_t sp0, uintptr_t pc, int to_top, struct rwc_stack_walk *w)
 {
 	struct regs rs = {.known = 0};
-	int r;
+	int r = -1;
 
-	/* where a frame up the stack needs a register the entry's frame does
-	 * not give (not only sp and fp), the whole way, as below */
-	if (from_entry(&rs, sp0, pc) && (r = walk_up(&rs, a, to_top, w)) >= 0)
-		return r;
-	rs.known = 0;
-	w->nchain = 0;
-	w->top = 0;
-	w->b.kind = RWC_HOLDER_NONE;
+	/* From the entry's frame; where a frame up the stack needs a register
+	 * that does not give (only sp and fp), the whole way out of the
+	 * library's frames by their CFI.  (One call of walk_up: inlined, no
+	 * frame of its own on a stack that may be small.) */
+	for (int way = 0; way < 2 && r < 0; way++) {
+		if (way == 0 && !from_entry(&rs, sp0, pc))
+			continue;
+		if (way == 1) {
+			rs.known = 0;
 #if HAVE_GETREGS
-	rwc_cfi_getregs(&rs);
-	rs.known = GETREGS_KNOWN;
+			rwc_cfi_getregs(&rs);
+			rs.known = GETREGS_KNOWN;
 #endif
-	if (!HAVE_GETREGS || !to_caller(&rs, sp0, pc))
-		return -1;
-	return walk_up(&rs, a, to_top, w);
+			if (!HAVE_GETREGS || !to_caller(&rs, sp0, pc))
+				break;
+		}
+		r = walk_up(&rs, a, to_top, w);
+	}
+	return r;
 }
 
 int rwc_frames_trace(uintptr_t pc, uintptr_t *pcs, int max, int *cut)

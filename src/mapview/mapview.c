@@ -114,6 +114,27 @@ static int query_verdict(int fd, struct rwc_verdict *v)
  * budget, or for anything but a run of up to 4 good mappings, the
  * snapshot. */
 #define LIGHT_BUDGET 16
+/* The program break when the light path last filled a thread's cache; 0
+ * never: before the first need, the frees tell nothing else (mapwatch.c) */
+static uintptr_t light_brk RWC_START_DATA;
+extern void *__curbrk; /* glibc's program break (read only) */
+
+static uintptr_t program_break(void)
+{
+	uintptr_t b = (uintptr_t)__atomic_load_n(&__curbrk, __ATOMIC_RELAXED);
+
+	return b ? b : 1;
+}
+
+void rwc_map_light_freed(int unmapped)
+{
+	uintptr_t b = __atomic_load_n(&light_brk, __ATOMIC_ACQUIRE);
+
+	if (b && (unmapped || program_break() != b)) {
+		__atomic_store_n(&light_brk, program_break(), __ATOMIC_RELEASE);
+		rwc_map_changed();
+	}
+}
 static unsigned light_used RWC_START_DATA; /* (in .data: no page fault of its own) */
 /* In a check (rwc_map_session_begin), its queries' one descriptor + 2;
  * 1 none yet; 0 outside a check (each query opens its own). */
@@ -154,13 +175,14 @@ static void light_close(int fd)
 		close(fd);
 }
 
-/* RWC_OK decided (V), or -1: the snapshot's way. */
-static int light_verdict(uintptr_t lo, size_t len, unsigned need, struct rwc_verdict *v)
+/* RWC_OK decided (V), or -1: the snapshot's way.  (Not inlined: its
+ * query on the stack only while it runs.) */
+static __attribute__((noinline)) int light_verdict(uintptr_t lo, size_t len, unsigned need, struct rwc_verdict *v)
 {
 	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
 	uintptr_t run_lo = 0, at = lo;
 	unsigned ok = RWC_NEED_READ | RWC_NEED_WRITE;
-	int fd, r = 0;
+	int fd, r = 0, e = 0;
 
 	if (procmap_query_off || len > UINTPTR_MAX - lo ||
 	    __atomic_load_n(&light_used, __ATOMIC_RELAXED) >= LIGHT_BUDGET)
@@ -178,8 +200,10 @@ static int light_verdict(uintptr_t lo, size_t len, unsigned need, struct rwc_ver
 		memset(&q, 0, sizeof q);
 		q.size = sizeof q;
 		q.query_addr = at; /* (flags 0: the mapping that holds it, else ENOENT) */
-		if ((r = ioctl(fd, PROCMAP_QUERY, &q)) < 0 || q.vma_start > at)
+		if ((r = ioctl(fd, PROCMAP_QUERY, &q)) < 0 || q.vma_start > at) {
+			e = r < 0 ? errno : 0;
 			break;
+		}
 		prot = query_prot(&q);
 		if (rwc_snap_hidden((uintptr_t)q.vma_start, (uintptr_t)q.vma_end, prot)) {
 			r = -1;
@@ -190,10 +214,13 @@ static int light_verdict(uintptr_t lo, size_t len, unsigned need, struct rwc_ver
 		at = (uintptr_t)q.vma_end;
 	}
 	light_close(fd);
-	if (r < 0 && (errno == ENOTTY || errno == EINVAL || errno == EOPNOTSUPP))
+	if (e == ENOTTY || e == EINVAL || e == EOPNOTSUPP)
 		procmap_query_off = 1;
 	if (r < 0 || at < lo + len || (ok & need) != need)
 		return -1;
+	/* (before the fill: a free that trims the heap meanwhile moves the
+	 * generation, rwc_map_light_freed) */
+	__atomic_store_n(&light_brk, program_break(), __ATOMIC_RELEASE);
 	rwc_tcache_fill(g, run_lo, at, ok);
 	rwc_verdict_init(v, lo, 0, need);
 	return RWC_OK;
@@ -210,8 +237,10 @@ static int feed_entry(const struct rwc_map_entry *e, void *arg)
 	return rwc_verdict_feed(v, &r, &info);
 }
 
-/* Authoritative verdict with descriptions, from a fresh parse. */
-static int parse_verdict(int fd, struct rwc_verdict *v)
+/* Authoritative verdict with descriptions, from a fresh parse.  (Not
+ * inlined: its buffer is on the stack only on this rare way, which a
+ * signal handler's small stack also takes.) */
+static __attribute__((noinline)) int parse_verdict(int fd, struct rwc_verdict *v)
 {
 	char buf[1024]; /* (a longer line's path is cut short; a handler's stack may be small) */
 

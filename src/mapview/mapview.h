@@ -23,6 +23,13 @@ enum rwc_problem rwc_map_verdict_from(uintptr_t lo, size_t len, unsigned need, i
 void rwc_map_session_begin(void);
 void rwc_map_session_end(void);
 
+/* After a free or realloc before the library's first need (entry/
+ * mapwatch.c, which then tells the view nothing): where the first checks'
+ * queries put ranges in threads' caches, a block the free UNMAPPED or a
+ * program break that moved (a trim) moves the generation, so no cache
+ * keeps memory given back. */
+void rwc_map_light_freed(int unmapped);
+
 /* Test hooks (used by unit tests and by RWCHECK_MAPS_QUERY): force the
  * fallback parser instead of ioctl(PROCMAP_QUERY). */
 void rwc_map_disable_procmap_query(void);
