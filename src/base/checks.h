@@ -11,6 +11,12 @@
 #define RWC_PROT_X 4u
 #define RWC_PROT_SHARED 8u
 
+/* The needs (enum rwc_need) memory with RWC_PROT_* bits PROT serves. */
+static inline unsigned rwc_prot_needs(unsigned prot)
+{
+	return ((prot & RWC_PROT_W) ? RWC_NEED_WRITE : 0) | ((prot & RWC_PROT_R) ? RWC_NEED_READ : 0);
+}
+
 /* One mapping: [start, end) with RWC_PROT_* bits. */
 struct rwc_region {
 	uintptr_t start, end;

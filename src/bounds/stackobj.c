@@ -55,15 +55,27 @@ static void remember(uintptr_t pc, uintptr_t sp0, const struct rwc_bounds *b, co
  * passed in memory lies above the cfa of its own frame (index - 1): in
  * the holder's outgoing arguments, so that frame is asked next; its pc
  * is the return address saved below the holder (the walk's chain). */
+/* The pc of the frame below W's holder (the one whose outgoing arguments
+ * lie above the holder's CFA), PC being frame #0's: 1, or 0 when there
+ * is none or the walk did not keep its return address. */
+static int frame_below(uintptr_t pc, const struct rwc_stack_walk *w, uintptr_t *below)
+{
+	int i = w->b.index;
+
+	if (i == 0 || (i > 1 && w->nchain < i - 1))
+		return 0;
+	*below = i == 1 ? pc : w->val[i - 2];
+	return 1;
+}
+
 static void variable(uintptr_t p, size_t n, uintptr_t pc, struct rwc_stack_walk *w, struct rwc_bounds *b)
 {
 	struct rwc_dw_frame f = {w->b.pc, w->b.hi, w->b.lo, w->b.index};
 	int i = w->b.index;
 
 	if (!rwc_dwvars_find(&f, p, n, b)) {
-		if (i == 0 || (i > 1 && w->nchain < i - 1))
+		if (!frame_below(pc, w, &f.pc))
 			return;
-		f.pc = i == 1 ? pc : w->val[i - 2];
 		f.cfa = w->b.lo;
 		f.sp = 0; /* not known: only its cfa-relative variables */
 		f.index = i - 1;
@@ -79,13 +91,9 @@ static void variable(uintptr_t p, size_t n, uintptr_t pc, struct rwc_stack_walk 
  * library's memory for it); 1 when one has, or it is not known now. */
 static int may_name_variable(uintptr_t pc, const struct rwc_stack_walk *w)
 {
-	int i = w->b.index;
+	uintptr_t below;
 
-	if (rwc_dwprobe_at(w->b.pc) != 0)
-		return 1;
-	if (i == 0 || (i > 1 && w->nchain < i - 1))
-		return 0;
-	return rwc_dwprobe_at(i == 1 ? pc : w->val[i - 2]) != 0;
+	return rwc_dwprobe_at(w->b.pc) != 0 || (frame_below(pc, w, &below) && rwc_dwprobe_at(below) != 0);
 }
 
 /* variable() on the library's own stack (libdw is deep): its arguments. */

@@ -1,6 +1,6 @@
 /* dwprobe.c: which modules' files have DWARF (see dwprobe.h).  A fixed
  * table by load bias and name, filled under a try-lock of its own and
- * read without it (by the module's link map, _dl_find_object); the file
+ * read without it (the link map _dl_find_object finds has both); the file
  * read with pread into a scratch kept under that lock (the caller's stack
  * may be a small thread's), names compared by hand (no lazy binding's
  * frame on it either).  No allocation. */
@@ -27,14 +27,14 @@ static struct {
 	char tab[512];
 } scratch; /* under busy */
 
-/* An entry is published by its link map, written last (NULL while it is
- * written), so that a look without the lock reads whole entries. */
+/* By the loader's load bias and name (the pointer: its link map's l_addr
+ * and l_name).  An entry is published by its name, written last (NULL
+ * while it is written), so that a look without the lock reads whole
+ * entries. */
 #define NPROBE 32
 static struct {
 	uintptr_t bias;
 	const char *name;
-	const void *map;  /* _dl_find_object's link map, map start: the look */
-	uintptr_t start;  /* without the lock */
 	int has;
 } known[NPROBE];
 /* (In .data: the page the start has written, no page fault of its own.) */
@@ -228,44 +228,40 @@ static const ElfW(Ehdr) *header_in_memory(const struct rwc_dw_module *m, uint64_
  * beside it, even an empty unit's take more). */
 #define NO_DEBUG_ROOM 512
 
-/* The answer for the module whose link map and start D found, without
- * the lock: 1, 0, or -1 not in the table. */
-static int known_at(const struct dl_find_object *d)
+/* The answer for the module loaded at BIAS with the name NAME: 1, 0, or
+ * -1 not in the table.  Without the lock too. */
+static int known_as(uintptr_t bias, const char *name)
 {
 	int n = __atomic_load_n(&nknown, __ATOMIC_ACQUIRE);
 
 	for (int i = 0; i < n && i < NPROBE; i++) {
-		const void *map = __atomic_load_n(&known[i].map, __ATOMIC_ACQUIRE);
-		uintptr_t start = __atomic_load_n(&known[i].start, __ATOMIC_RELAXED);
+		const char *nm = __atomic_load_n(&known[i].name, __ATOMIC_ACQUIRE);
+		uintptr_t b = __atomic_load_n(&known[i].bias, __ATOMIC_RELAXED);
 		int has = __atomic_load_n(&known[i].has, __ATOMIC_RELAXED);
 
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (map && map == d->dlfo_link_map && start == (uintptr_t)d->dlfo_map_start &&
-		    __atomic_load_n(&known[i].map, __ATOMIC_RELAXED) == map)
+		if (nm && nm == name && b == bias && __atomic_load_n(&known[i].name, __ATOMIC_RELAXED) == nm)
 			return has;
 	}
 	return -1;
 }
 
-/* Enters M's answer HAS (D: its link map, if found) in the table. */
-static void enter(const struct rwc_dw_module *m, const struct dl_find_object *d, int has)
+/* Enters M's answer HAS in the table. */
+static void enter(const struct rwc_dw_module *m, int has)
 {
 	int i = nknown;
 
-	if (i >= NPROBE)
+	if (i >= NPROBE || !m->name)
 		return;
-	__atomic_store_n(&known[i].map, NULL, __ATOMIC_RELEASE);
-	known[i].bias = m->bias;
-	known[i].name = m->name;
-	__atomic_store_n(&known[i].start, d ? (uintptr_t)d->dlfo_map_start : 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&known[i].name, NULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&known[i].bias, m->bias, __ATOMIC_RELAXED);
 	__atomic_store_n(&known[i].has, has, __ATOMIC_RELAXED);
-	__atomic_store_n(&known[i].map, d ? d->dlfo_link_map : NULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&known[i].name, m->name, __ATOMIC_RELEASE);
 	__atomic_store_n(&nknown, i + 1, __ATOMIC_RELEASE);
 }
 
-/* The answer for module M (D: the link map that holds it, if found), from
- * the table or read now (under the lock). */
-static int probe(const struct rwc_dw_module *m, const struct dl_find_object *d)
+/* The answer for module M, from the table or read now (under the lock). */
+static int probe(const struct rwc_dw_module *m)
 {
 	const ElfW(Ehdr) *mem;
 	uint64_t end;
@@ -275,9 +271,8 @@ static int probe(const struct rwc_dw_module *m, const struct dl_find_object *d)
 		__atomic_store_n(&nknown, 0, __ATOMIC_RELEASE);
 		subs_seen = m->subs;
 	}
-	for (int i = 0; i < nknown; i++)
-		if (known[i].bias == m->bias && known[i].name == m->name)
-			return known[i].has;
+	if ((has = known_as(m->bias, m->name)) >= 0)
+		return has;
 	mem = header_in_memory(m, &end);
 	if (mem && mem->e_shoff >= end && mem->e_shoff - end <= NO_DEBUG_ROOM) {
 		has = 0; /* said by the header in memory: no file opened */
@@ -290,26 +285,25 @@ static int probe(const struct rwc_dw_module *m, const struct dl_find_object *d)
 	}
 	if (fd >= 0)
 		close(fd);
-	enter(m, d, has);
+	enter(m, has);
 	return has;
 }
 
 int rwc_dwprobe_at(uintptr_t pc)
 {
 	struct rwc_dw_module m = {0};
-	struct dl_find_object d;
-	int found = 0, has;
-
+	int has;
 #ifdef DLFO_STRUCT_HAS_EH_DBASE /* glibc 2.35+ */
-	found = _dl_find_object((void *)(pc - 1), &d) == 0;
-#endif
+	struct dl_find_object d;
 
 	/* a module looked at before: no lock, no system call */
-	if (found && (has = known_at(&d)) >= 0)
+	if (_dl_find_object((void *)(pc - 1), &d) == 0 && d.dlfo_link_map &&
+	    (has = known_as(d.dlfo_link_map->l_addr, d.dlfo_link_map->l_name)) >= 0)
 		return has;
+#endif
 	if (rwc_maybe_in_handler() || rwc_in_vfork_child() || __atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
 		return -1;
-	has = rwc_dw_module_of(pc - 1, &m) ? probe(&m, found ? &d : NULL) : 0;
+	has = rwc_dw_module_of(pc - 1, &m) ? probe(&m) : 0;
 	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 	return has;
 }

@@ -209,7 +209,7 @@ static __attribute__((noinline)) int light_verdict(uintptr_t lo, size_t len, uns
 			r = -1;
 			break;
 		}
-		ok &= ((prot & RWC_PROT_W) ? RWC_NEED_WRITE : 0) | ((prot & RWC_PROT_R) ? RWC_NEED_READ : 0);
+		ok &= rwc_prot_needs(prot);
 		run_lo = k ? run_lo : (uintptr_t)q.vma_start;
 		at = (uintptr_t)q.vma_end;
 	}

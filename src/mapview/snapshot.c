@@ -121,11 +121,6 @@ static int snap_add(const struct rwc_map_entry *e, void *arg)
 	return 0;
 }
 
-static unsigned ok_bits(unsigned prot)
-{
-	return ((prot & RWC_PROT_W) ? RWC_NEED_WRITE : 0) | ((prot & RWC_PROT_R) ? RWC_NEED_READ : 0);
-}
-
 size_t rwc_snap_pm_min = 256; /* snapshot.h */
 
 static void build_pagemap(struct snap *s)
@@ -135,7 +130,7 @@ static void build_pagemap(struct snap *s)
 	rwc_pagemap_init(&s->pm, s->pm_mem, PM_WORDS, (unsigned)__builtin_ctzl((unsigned long)sysconf(_SC_PAGESIZE)));
 	for (size_t k = 0; k < s->n && s->pm.ok; k++)
 		rwc_pagemap_set(&s->pm, s->ent[k].sp & ~(uintptr_t)PROT_MASK, s->ent[k].end,
-				ok_bits((unsigned)(s->ent[k].sp & PROT_MASK)));
+				rwc_prot_needs((unsigned)(s->ent[k].sp & PROT_MASK)));
 }
 
 static void build_index(struct snap *s)
@@ -306,7 +301,7 @@ int rwc_snap_lookup(uintptr_t lo, size_t len, unsigned need)
 			prot &= (unsigned)(s->ent[k].sp & PROT_MASK);
 			end = s->ent[k].end;
 		}
-		ok = ok_bits(prot);
+		ok = rwc_prot_needs(prot);
 		if ((ok & need) != need)
 			goto not_good;
 	}
@@ -373,7 +368,7 @@ static int verdict_from(const struct snap *s, uint64_t g, struct rwc_verdict *v,
 	if (o < 0)
 		return -1;
 	if (v->problem == RWC_OK && chi > clo)
-		rwc_tcache_fill(g, clo, chi, ok_bits(v->run_prot));
+		rwc_tcache_fill(g, clo, chi, rwc_prot_needs(v->run_prot));
 	return 1;
 }
 
