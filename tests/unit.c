@@ -21,6 +21,7 @@
 #include "frames/cfi.h"
 #include "frames/symbolize.h"
 #include "base/symscope.h"
+#include "bounds/sites.h"
 #include "tap.h"
 
 static const struct rwc_region R[] = {
@@ -604,8 +605,46 @@ static void test_cfi(void)
 	ok(!rwc_cfi_search(&m, b, f + 5), "cfi: an unknown table encoding: no FDE");
 }
 
+/* The site table: one id per key, kept; the sites of one module's code
+ * (a 1 MiB window) on one page of the table; a full page's keys still get
+ * ids elsewhere; a full table gives 0, never a wrong id. */
+static void test_sites(void)
+{
+	uintptr_t base = (uintptr_t)0x55d0c0a00000ull, far = (uintptr_t)0x7f3a12400000ull;
+	uint32_t id[700], page, same = 1, distinct = 1, back = 1, n = 0;
+
+	for (int i = 0; i < 40; i++) /* a small program's sites in one module */
+		id[i] = rwc_site_id(base + 0x1000 + (uintptr_t)i * 0x2a3);
+	page = id[0] / RWC_SITE_PAGE;
+	for (int i = 0; i < 40; i++) {
+		same &= id[i] / RWC_SITE_PAGE == page;
+		back &= id[i] != 0 && rwc_site_key(id[i]) == base + 0x1000 + (uintptr_t)i * 0x2a3 &&
+			rwc_site_id(base + 0x1000 + (uintptr_t)i * 0x2a3) == id[i];
+	}
+	ok(same && back, "sites: 40 sites of one module: one page of the table, each id kept and found again");
+	for (int i = 0; i < 700; i++) /* more than a page holds, one window */
+		id[i] = rwc_site_id(far + (uintptr_t)i * 0x101);
+	for (int i = 0; i < 700; i++) {
+		back &= id[i] != 0 && rwc_site_key(id[i]) == far + (uintptr_t)i * 0x101 &&
+			rwc_site_id(far + (uintptr_t)i * 0x101) == id[i];
+		for (int j = 0; j < i; j++)
+			distinct &= id[i] != id[j];
+	}
+	ok(back && distinct, "sites: 700 sites of one window (past a page): distinct ids, each found again");
+	for (uintptr_t k = 1; k < 40000; k++) /* fills the table */
+		n += rwc_site_id(k * 0x10 + 0x400000) != 0;
+	back = 1;
+	for (uintptr_t k = 1; k < 40000; k++) {
+		uint32_t i = rwc_site_id(k * 0x10 + 0x400000);
+		back &= i == 0 || rwc_site_key(i) == k * 0x10 + 0x400000;
+	}
+	ok(n > 12000 && n < RWC_SITE_SLOTS && back && rwc_site_id(0) == 0 && rwc_site_key(0) == 0,
+	   "sites: a full table: most keys kept, the others 0, no id shared");
+}
+
 int main(void)
 {
+	test_sites();
 	test_symscope();
 	test_verdicts();
 	test_scalars();

@@ -14,17 +14,24 @@
 #include "base/common.h"
 
 #define RWC_SITE_SLOTS (1u << 14) /* slots: 128 KiB, touched as used */
+#define RWC_SITE_PAGE 512u         /* the slots of one 4 KiB page */
 
 /* The table's keys (0: a free slot), in .bss. */
 extern uintptr_t rwc_site_table[RWC_SITE_SLOTS];
 
 /* KEY's first slot; a key sits at its first slot unless that slot was
- * taken first (or is slot 0), then within the next probes. */
+ * taken first (or is slot 0), then within the next probes of the same
+ * page, then (that page's probes all taken) anywhere (sites.c).  The page
+ * is chosen by the key's 1 MiB window: the sites of one module's code
+ * share a page or two, so a small program's sites touch a few of the
+ * table's pages, not one page per site. */
 static inline uint32_t rwc_site_slot(uintptr_t key)
 {
-	uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
+	uint64_t w = (uint64_t)(key >> 20) * 0x9e3779b97f4a7c15ull;
+	uint64_t h = (uint64_t)key * 0xc2b2ae3d27d4eb4full;
 
-	return (uint32_t)(h ^ (h >> 29));
+	return (uint32_t)(w >> 32) % (RWC_SITE_SLOTS / RWC_SITE_PAGE) * RWC_SITE_PAGE +
+	       (uint32_t)(h ^ (h >> 29)) % RWC_SITE_PAGE;
 }
 
 uint32_t rwc_site_id_slow(uintptr_t key);
