@@ -140,7 +140,8 @@ static void remove_dir(const char *dir)
 	while (d && (de = readdir(d)))
 		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
 			snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-			unlink(path);
+			if (unlink(path) != 0 && errno == EISDIR) /* (the call-site cache) */
+				remove_dir(path);
 		}
 	if (d)
 		closedir(d);

@@ -3,7 +3,7 @@
 # make fuzz found) through the parsers: every input the fuzzer once found
 # stays a test.  One TAP line per corpus.
 n=0; failed=0
-for t in maps supp cfi; do
+for t in maps supp cfi sites; do
 	n=$((n+1))
 	count=$(ls "$RWC_SRCDIR/tests/fuzz/corpus-$t" | wc -l)
 	if out=$("$RWC_BUILDDIR/tests/fuzz/replay_$t" "$RWC_SRCDIR"/tests/fuzz/corpus-$t/* 2>&1) &&

@@ -22,6 +22,7 @@
 #include "frames/symbolize.h"
 #include "base/symscope.h"
 #include "bounds/sites.h"
+#include "frames/sitefmt.h"
 #include "tap.h"
 
 static const struct rwc_region R[] = {
@@ -642,9 +643,63 @@ static void test_sites(void)
 	   "sites: a full table: most keys kept, the others 0, no id shared");
 }
 
+/* The call-site cache's records: what is written is read back the same;
+ * a changed byte, a short end, a wrong count: not taken. */
+static void test_sitefmt(void)
+{
+	struct rwc_sf_var v[3] = {{1, 36, -48, 16, "name", "char [16]", "x.c", "f"},
+				  {2, 0, 8, 240, "rest", "char [240]", NULL, NULL},
+				  {1, 7, -8, 8, "p", "char *", "x.c", "g"}}, w;
+	unsigned char b[512], c[512];
+	size_t l = rwc_sf_encode(0x1234, v, 3, b, sizeof b), bad = 0;
+	uint64_t pc = 0;
+	unsigned n = 0;
+	int same;
+
+	rwc_sf_var_at(b, 1, &w);
+	same = l > 0 && rwc_sf_decode(b, l, &pc, &n) == l && pc == 0x1234 && n == 3 && w.base == 2 && w.off == 8 &&
+	       w.size == 240 && !strcmp(w.name, "rest") && !strcmp(w.type, "char [240]") && !w.file && !w.func;
+	rwc_sf_var_at(b, 2, &w);
+	ok(same && w.line == 7 && w.off == -8 && !strcmp(w.func, "g"), "sitefmt: a record read back as written");
+	ok(rwc_sf_decode(b, l - 1, &pc, &n) == 0 && rwc_sf_encode(1, v, 3, b, l - 1) == 0 &&
+	   rwc_sf_encode(1, v, RWC_SF_MAXVARS + 1, b, sizeof b) == 0,
+	   "sitefmt: a record cut short is not taken; one that does not fit is not written");
+	rwc_sf_encode(0x1234, v, 3, b, sizeof b);
+	for (size_t i = 0; i < l; i++)
+		for (int bit = 0; bit < 8; bit++) {
+			memcpy(c, b, l);
+			c[i] ^= (unsigned char)(1u << bit);
+			bad += rwc_sf_decode(c, l, &pc, &n) != 0;
+		}
+	ok(bad == 0, "sitefmt: each of the %zu single-bit changes of a record is refused (%zu taken)", l * 8, bad);
+	l = rwc_sf_encode(7, v, 0, b, sizeof b);
+	ok(l > 0 && rwc_sf_decode(b, l, &pc, &n) == l && pc == 7 && n == 0, "sitefmt: a site without variables");
+}
+
+static int first_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	char *hex = arg;
+
+	(void)size;
+	return (int)rwc_sf_build_id(info->dlpi_phdr, info->dlpi_phnum, info->dlpi_addr, hex, 132) > 0 ? 1 : -1;
+}
+
+static void test_build_id(void)
+{
+	char hex[132] = "";
+	int r = dl_iterate_phdr(first_module, hex);
+	size_t digits = strspn(hex, "0123456789abcdef");
+
+	ok(r == 1 && strlen(hex) >= 16 && digits == strlen(hex),
+	   "sitefmt: the test program's build-id from its notes in memory (%s)", hex);
+	ok(rwc_sf_build_id(NULL, 0, 0, hex, sizeof hex) == 0, "sitefmt: no program headers, no build-id");
+}
+
 int main(void)
 {
 	test_sites();
+	test_sitefmt();
+	test_build_id();
 	test_symscope();
 	test_verdicts();
 	test_scalars();

@@ -26,6 +26,8 @@ struct rwc_knobs {
 			      * (entry/exec.c) */
 	unsigned checks;     /* RWC_CHECK_* bits */
 	int suppress_set;    /* suppress holds a path */
+	const char *cache;   /* RWCHECK_CACHE: the call-site cache's directory (in the
+			      * environment; copied at its first use), NULL for none */
 	/* (The paths last: a process start that sets neither touches no
 	 * page of them.) */
 	char log[4096];      /* "" means stderr; else a template with %p, %% */

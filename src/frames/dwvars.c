@@ -17,6 +17,7 @@
 #include "frames/dwmods.h"
 #include "frames/dwtype.h"
 #include "frames/keepout.h"
+#include "frames/sitecache.h"
 
 /* The DWARF number of the stack pointer: arch-specific, here only. */
 #if defined(__x86_64__)
@@ -97,6 +98,7 @@ struct dv_site {
 #define MAXSITES 8192
 static struct dv_site *buckets[NBUCKET];
 static int nsites RWC_START_DATA;
+static int short_of_memory; /* collect() left a variable out: not cached */
 
 static const char *str_attr(Dwarf_Die *die, unsigned name)
 {
@@ -124,8 +126,10 @@ static void add_var(struct dv_site *s, int *cap, Dwarf_Die *die, Dwarf_Addr addr
 		int ncap = *cap ? 2 * *cap : 8;
 		struct dv_var *nv = realloc(s->vars, (size_t)ncap * sizeof *nv);
 
-		if (!nv)
+		if (!nv) {
+			short_of_memory = 1;
 			return;
+		}
 		s->vars = nv, *cap = ncap;
 	}
 	rwc_fmt_init(&o, text, sizeof text);
@@ -140,6 +144,8 @@ static void add_var(struct dv_site *s, int *cap, Dwarf_Die *die, Dwarf_Addr addr
 	v->func = func;
 	if (v->name && v->type)
 		s->nvars++;
+	else
+		short_of_memory |= !v->type;
 }
 
 /* The scopes at ADDR, innermost first, out through the function that
@@ -206,40 +212,95 @@ static void collect(struct dv_site *s, Dwarf *dw, Dwarf_Addr addr)
 	free(sc);
 }
 
-/* The site of PC, found or made; NULL when none can be made. */
+/* S's variables from the call-site cache's record REC of N (sitecache.h):
+ * 1, or 0 (none could be kept). */
+static int from_cache(struct dv_site *s, const unsigned char *rec, unsigned n)
+{
+	if (n && !(s->vars = calloc(n, sizeof *s->vars)))
+		return 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct rwc_sf_var c;
+		struct dv_var *v = &s->vars[s->nvars];
+
+		rwc_sf_var_at(rec, i, &c);
+		if (!c.name || !c.type || (c.base != AT_CFA && c.base != AT_SP) || !(v->type = strdup(c.type)))
+			continue;
+		v->at.base = c.base, v->at.off = c.off;
+		v->size = (size_t)c.size;
+		v->name = c.name, v->file = c.file, v->func = c.func, v->line = c.line;
+		s->nvars++;
+	}
+	return 1;
+}
+
+/* Puts S's variables into the call-site cache. */
+static void to_cache(const struct dv_site *s)
+{
+	struct rwc_sf_var v[64];
+	unsigned n = (unsigned)s->nvars;
+
+	if (n > sizeof v / sizeof v[0])
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		const struct dv_var *d = &s->vars[i];
+
+		v[i] = (struct rwc_sf_var){d->at.base, d->line, d->at.off, d->size, d->name, d->type, d->file, d->func};
+	}
+	rwc_sitecache_put(s->pc, v, n);
+}
+
+/* S's variables read from its module's DWARF (M), then cached; 0 when the
+ * module has none. */
+static int from_dwarf(struct dv_site *s, uintptr_t pc)
+{
+	/* The module's DWARF, opened at its first pc (dwmods.c holds the
+	 * program's holes while it maps the file; a file without DWARF --
+	 * most of a distribution's binaries -- is only read with pread). */
+	struct rwc_dwmod *m = rwc_dwmod_of(pc);
+
+	if (!m || !m->dw) /* a module without DWARF: no variables, no record */
+		return 0;
+	if (pc - 1 >= m->bias && (L || (L = rwc_dwlib()))) {
+		short_of_memory = 0;
+		collect(s, m->dw, (Dwarf_Addr)(pc - 1 - m->bias)); /* inside the call */
+		if (!short_of_memory)
+			to_cache(s);
+	}
+	return 1;
+}
+
+/* The site of PC, found or made; NULL when none can be made.  Its
+ * variables from the call-site cache (sitecache.h: what an earlier
+ * process worked out for this module), else from the DWARF.  What libdw
+ * and the own heap map while reading them stays out of the holes (a
+ * later bad call into a hole must not land in it). */
 static struct dv_site *site_of(uintptr_t pc)
 {
 	struct dv_site **b = &buckets[(pc ^ (pc >> 9)) % NBUCKET], *s;
-	struct rwc_dwmod *m;
-	int hold;
+	const unsigned char *rec;
+	unsigned n;
+	int made;
 
 	for (s = nsites ? *b : NULL; s; s = s->next) /* (no table page read before the first) */
 		if (s->pc == pc)
 			return s;
 	if (nsites >= MAXSITES)
 		return NULL;
-	/* The module's DWARF, opened at its first pc (dwmods.c holds the
-	 * program's holes while it maps the file; a file without DWARF --
-	 * most of a distribution's binaries -- is only read with pread).
-	 * What libdw and the own heap map while reading this site's
-	 * variables stays out of the holes too (a later bad call into a hole
-	 * must not land in it). */
-	m = rwc_dwmod_of(pc);
-	if (!m || !m->dw) /* a module without DWARF: no variables, no record */
-		return NULL;
-	hold = 1;
-	if (hold)
-		rwc_keepout_begin();
+	rwc_keepout_begin();
 	if ((s = calloc(1, sizeof *s))) {
 		s->pc = pc;
-		if (hold && pc - 1 >= m->bias && (L || (L = rwc_dwlib())))
-			collect(s, m->dw, (Dwarf_Addr)(pc - 1 - m->bias)); /* inside the call */
-		s->next = *b;
-		*b = s;
-		nsites++;
+		made = rwc_sitecache_get(pc, &rec, &n) ? from_cache(s, rec, n) : from_dwarf(s, pc);
+		if (made) {
+			s->next = *b;
+			*b = s;
+			nsites++;
+		} else {
+			free(s->vars);
+			free(s);
+			s = NULL;
+		}
 	}
-	if (hold)
-		rwc_keepout_end();
+	rwc_keepout_end();
 	return s;
 }
 
@@ -256,6 +317,7 @@ static void drop_all(void)
 			free(s);
 		}
 	rwc_dwmods_drop();
+	rwc_sitecache_drop();
 	nsites = 0;
 }
 
