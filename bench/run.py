@@ -4,6 +4,8 @@ in one run; medians of repeated samples; a table with the ratio per line.
   python3 bench/run.py [--samples N] [--quick] [--cpu N] [--only WORD]"""
 import argparse
 import os
+import shutil
+import tempfile
 import statistics
 import subprocess
 import sys
@@ -68,6 +70,9 @@ CHECK_LINES = [
     ("process start + 1 read into a global", ["spawnglobal", 100], "global", None),
     ("process start + 1 read into a stack buffer", ["spawnone", 100], "stack", None),
     ("process start + 1 read into a stack buffer, no DWARF", ["spawnone", 100], "stack", 1.15, BENCH_NODW),
+    # the same with DWARF, the call site read back from the call-site
+    # cache (RWCHECK_CACHE, as the wrapper sets it: the first spawn writes it)
+    ("process start + 1 read into a stack buffer, DWARF, call-site cache", ["spawnone", 100], "stackcache", None),
     # issue 16: the default sites ("sites": on/off is the target, off =
     # the library without them, RWCHECK_HEAP_ORIGINS=0, the quarantine as
     # by default on both sides); the quarantine's own cost, no target
@@ -82,8 +87,9 @@ CHECK_LINES = [
 ]
 # The "check off" side of issue 16's lines.
 OFF = {"sites": {"RWCHECK_HEAP_ORIGINS": "0"}, "quarantine": {"RWCHECK_QUARANTINE": "0"},
-       "traces": {"RWCHECK_HEAP_ORIGINS": "1"}}
-ON = {"traces": {"RWCHECK_HEAP_ORIGINS": "8"}}
+       "traces": {"RWCHECK_HEAP_ORIGINS": "1"}, "stackcache": {"RWCHECK_CHECKS": "-stack"}}
+SITE_CACHE = tempfile.mkdtemp(prefix="rwbench-sites-")
+ON = {"traces": {"RWCHECK_HEAP_ORIGINS": "8"}, "stackcache": {"RWCHECK_CHECKS": "+stack", "RWCHECK_CACHE": SITE_CACHE}}
 # The library without either (python3's peak RSS line).
 SITES_OFF = {"RWCHECK_HEAP_ORIGINS": "0", "RWCHECK_QUARANTINE": "0"}
 
@@ -295,4 +301,7 @@ def report(o, rows, rss, checks):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    finally:
+        shutil.rmtree(SITE_CACHE, ignore_errors=True)

@@ -1,13 +1,14 @@
 """The call-site cache across processes (RWCHECK_CACHE, frames/sitecache.c).
 
 What one process works out from a module's DWARF for a call site (the
-stack variables in scope) is appended to DIR/<build-id>.sites; a later
+stack variables in scope) is appended to DIR/<build-id>-<version>.sites; a later
 process running the same binary reads it back instead of the DWARF: the
 same verdicts and the same reports, without loading libdw.  A record that
 does not check (a byte changed, the file cut short) is not used; a
 directory that cannot be written changes nothing but the speed.  The
 wrapper keeps one cache per run in its directory."""
 import os
+import resource
 import shutil
 import subprocess
 import tempfile
@@ -48,10 +49,11 @@ def libdw_loaded(r):
 for tag, exe in PROGS:
     prog = os.path.join(BUILD, "tests", exe)
     cache = tempfile.mkdtemp(prefix="rwc-sites-")
-    path = os.path.join(cache, build_id(prog) + ".sites")
     first = {case: run(prog, case, "bad", cache) for case in CASES}
-    ok(sorted(os.listdir(cache)) == [os.path.basename(path)] and os.path.getsize(path) > 0,
-       "%s: the first runs wrote one file, named by the binary's build-id" % tag, os.listdir(cache))
+    files = os.listdir(cache)
+    path = os.path.join(cache, files[0]) if len(files) == 1 else "none"
+    ok(len(files) == 1 and files[0].startswith(build_id(prog) + "-") and files[0].endswith(".sites") and
+       os.path.getsize(path) > 0, "%s: the first runs wrote one file, named by the binary's build-id" % tag, files)
     for case in CASES:
         a = said(first[case])
         ok(a is not None and a[1] == "stack-overflow" and a[3][0] == "stack-variable",
@@ -77,6 +79,14 @@ for tag, exe in PROGS:
     open(path, "wb").write(data[:-1])
     r = run(prog, CASES[-1], "bad", cache)
     ok(said(r) == said(first[CASES[-1]]), "%s: the file cut short by a byte: the same report" % tag, r.describe())
+    r = run(prog, CASES[0], "good", cache, debug=True)
+    ok(r.status == 0 and not r.reports and not libdw_loaded(r),
+       "%s: ... the records before the cut still used (good %s without libdw)" % (tag, CASES[0]), r.describe())
+    for i in range(3):
+        run(prog, CASES[-1], "good", cache)
+    ok(os.path.getsize(path) == len(data) - 1,
+       "%s: a file whose end does not check is not written to (it would grow at each run)" % tag,
+       (os.path.getsize(path), len(data) - 1))
     shutil.rmtree(cache, ignore_errors=True)
 
 # A directory that is not there (or cannot be written): the same reports.
@@ -85,6 +95,36 @@ nodir = os.path.join(tempfile.gettempdir(), "rwc-no-such-dir", "x")
 r = run(prog, "locals", "bad", nodir)
 ok(said(r) and said(r)[3][1] == "name" and not os.path.exists(nodir),
    "RWCHECK_CACHE naming no directory: the same report, nothing made", r.describe())
+
+# What could stop or end the program is avoided: a FIFO in the file's
+# place (an open for reading would wait for a writer), a file size limit
+# (a write past it ends the process with SIGXFSZ); a relative directory is
+# refused (it would name the program's own directories).
+cache = tempfile.mkdtemp(prefix="rwc-sites-")
+fifo = os.path.join(cache, "fifo")
+os.mkfifo(fifo)
+first = run(prog, "locals", "bad", cache)
+name = os.listdir(cache)
+name = [n for n in name if n.endswith(".sites")]
+if name:
+    os.unlink(os.path.join(cache, name[0]))
+    os.rename(fifo, os.path.join(cache, name[0]))
+r = run(prog, "locals", "good", cache)
+ok(name and r.status == 0 and not r.reports and r.results, "a FIFO in the cache file's place: the program goes on",
+   r.describe())
+shutil.rmtree(cache, ignore_errors=True)
+cache = tempfile.mkdtemp(prefix="rwc-sites-")
+env = {k: v for k, v in os.environ.items() if not k.startswith("RWCHECK_")}
+env.update({"LD_PRELOAD": os.environ.get("RWC_LIB", ""), "RWCHECK_CACHE": cache})
+p = subprocess.run([prog, "locals", "good"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                   preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20)))
+ok(p.returncode == 0 and os.listdir(cache) == [],
+   "a file size limit (ulimit -f): the cache not written (a write past it ends the process with SIGXFSZ)",
+   (p.returncode, os.listdir(cache), p.stderr[-300:]))
+shutil.rmtree(cache, ignore_errors=True)
+r = run(prog, "locals", "good", "relative-dir")
+ok(r.status == 0 and not r.reports and "RWCHECK_CACHE" in r.log + r.stderr and not os.path.exists("relative-dir"),
+   "RWCHECK_CACHE=relative-dir: refused with a warning, nothing made", r.describe())
 
 # The wrapper: one cache per run, in its directory (kept with --log-dir,
 # removed with the temporary one).
@@ -96,7 +136,7 @@ twice = "%s locals bad; %s locals bad" % (prog, prog)
 logs = os.path.join(tmp, "logs")
 p = subprocess.run([wrapper, "--quiet", "--error-exitcode=0", "--log-dir=" + logs, "--", "sh", "-c", twice], env=env,
                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-ok(p.returncode == 0 and os.listdir(os.path.join(logs, "cache")) == [build_id(prog) + ".sites"],
+ok(p.returncode == 0 and [n.split("-")[0] for n in os.listdir(os.path.join(logs, "cache"))] == [build_id(prog)],
    "rwcheck --log-dir=DIR: the run's cache in DIR/cache", (p.returncode, p.stderr[-400:]))
 shutil.rmtree(logs, ignore_errors=True)
 p = subprocess.run([wrapper, "--error-exitcode=0", "--", "sh", "-c", twice], env=env,

@@ -221,12 +221,12 @@ void rwc_knobs_load(struct rwc_knobs *k, rwc_getenv_fn get, rwc_warn_fn warn)
 		else
 			warn("RWCHECK_SUPPRESS", v, "the path of a suppressions file");
 	}
-	k->cache = NULL;
+	k->cache[0] = '\0';
 	v = get("RWCHECK_CACHE");
 	if (v) {
-		if (*v && strlen(v) < 3840) /* (room for a file name after it) */
-			k->cache = v;
+		if (*v == '/' && strlen(v) < sizeof k->cache)
+			strcpy(k->cache, v);
 		else
-			warn("RWCHECK_CACHE", v, "the path of a directory (shorter than 3840 bytes)");
+			warn("RWCHECK_CACHE", v, "the absolute path of a directory (shorter than 512 bytes)");
 	}
 }

@@ -26,10 +26,10 @@ struct rwc_knobs {
 			      * (entry/exec.c) */
 	unsigned checks;     /* RWC_CHECK_* bits */
 	int suppress_set;    /* suppress holds a path */
-	const char *cache;   /* RWCHECK_CACHE: the call-site cache's directory (in the
-			      * environment; copied at its first use), NULL for none */
 	/* (The paths last: a process start that sets neither touches no
-	 * page of them.) */
+	 * page of them but the first, which the short cache path shares
+	 * with the numbers above and the log path's start.) */
+	char cache[512];     /* RWCHECK_CACHE: the call-site cache's directory, "" for none */
 	char log[4096];      /* "" means stderr; else a template with %p, %% */
 	char suppress[4096]; /* suppressions file, "" for none */
 };

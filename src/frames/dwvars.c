@@ -98,7 +98,7 @@ struct dv_site {
 #define MAXSITES 8192
 static struct dv_site *buckets[NBUCKET];
 static int nsites RWC_START_DATA;
-static int short_of_memory; /* collect() left a variable out: not cached */
+static int unsure; /* collect() left a variable out, or libdw failed: not cached */
 
 static const char *str_attr(Dwarf_Die *die, unsigned name)
 {
@@ -127,7 +127,7 @@ static void add_var(struct dv_site *s, int *cap, Dwarf_Die *die, Dwarf_Addr addr
 		struct dv_var *nv = realloc(s->vars, (size_t)ncap * sizeof *nv);
 
 		if (!nv) {
-			short_of_memory = 1;
+			unsure = 1;
 			return;
 		}
 		s->vars = nv, *cap = ncap;
@@ -145,7 +145,7 @@ static void add_var(struct dv_site *s, int *cap, Dwarf_Die *die, Dwarf_Addr addr
 	if (v->name && v->type)
 		s->nvars++;
 	else
-		short_of_memory |= !v->type;
+		unsure |= !v->type;
 }
 
 /* The scopes at ADDR, innermost first, out through the function that
@@ -169,6 +169,7 @@ static int scopes_at(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die **scopes)
 	}
 	n = L->dwarf_getscopes(&cu, addr, &found);
 	if (n <= 0) {
+		unsure |= n < 0; /* (0: no scope holds ADDR) */
 		free(found);
 		return 0;
 	}
@@ -176,6 +177,7 @@ static int scopes_at(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die **scopes)
 	free(found);
 	n = L->dwarf_getscopes_die(&inner, scopes);
 	if (n <= 0) {
+		unsure |= n < 0;
 		free(*scopes);
 		*scopes = NULL;
 		n = 0;
@@ -236,10 +238,10 @@ static int from_cache(struct dv_site *s, const unsigned char *rec, unsigned n)
 /* Puts S's variables into the call-site cache. */
 static void to_cache(const struct dv_site *s)
 {
-	struct rwc_sf_var v[64];
 	unsigned n = (unsigned)s->nvars;
+	struct rwc_sf_var *v = n <= RWC_SF_MAXVARS ? malloc((n ? n : 1) * sizeof *v) : NULL;
 
-	if (n > sizeof v / sizeof v[0])
+	if (!v)
 		return;
 	for (unsigned i = 0; i < n; i++) {
 		const struct dv_var *d = &s->vars[i];
@@ -247,6 +249,7 @@ static void to_cache(const struct dv_site *s)
 		v[i] = (struct rwc_sf_var){d->at.base, d->line, d->at.off, d->size, d->name, d->type, d->file, d->func};
 	}
 	rwc_sitecache_put(s->pc, v, n);
+	free(v);
 }
 
 /* S's variables read from its module's DWARF (M), then cached; 0 when the
@@ -261,9 +264,9 @@ static int from_dwarf(struct dv_site *s, uintptr_t pc)
 	if (!m || !m->dw) /* a module without DWARF: no variables, no record */
 		return 0;
 	if (pc - 1 >= m->bias && (L || (L = rwc_dwlib()))) {
-		short_of_memory = 0;
+		unsure = 0;
 		collect(s, m->dw, (Dwarf_Addr)(pc - 1 - m->bias)); /* inside the call */
-		if (!short_of_memory)
+		if (!unsure)
 			to_cache(s);
 	}
 	return 1;

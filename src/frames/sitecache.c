@@ -3,8 +3,12 @@
  * by one write each with O_APPEND (whole records: concurrent writers do
  * not interleave within one); read back whole at a module's first look,
  * up to the first record that does not check (a write still under way
- * leaves only the file's end short).  A site twice in a file: the first
- * counts (both were worked out from the same bytes). */
+ * leaves only the file's end short; past a record that does not check,
+ * or a file over MAXFILE, nothing more is written to it).  A site twice in
+ * a file: either counts (both were worked out from the same bytes).  The
+ * file name carries the library's version: another rwcheck may judge
+ * variables otherwise.  No write where the process has a file size limit
+ * (SIGXFSZ would end it). */
 #include "config.h"
 
 #include "frames/sitecache.h"
@@ -13,6 +17,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,21 +26,20 @@
 #include "frames/dwprobe.h"
 
 #define NMODS 32
-#define MAXFILE (64u << 20) /* a larger file is not read */
+#define MAXFILE (4u << 20) /* a larger file is not read */
 
 struct at { uint64_t pcoff; const unsigned char *rec; unsigned n; };
 
 static struct mod {
 	uintptr_t bias;
 	const char *name;      /* the loader's, its identity (with bias) */
-	char id[132];          /* build-id in hex; "" none: no cache */
 	unsigned char *data;   /* the file as read (NULL: none) */
 	struct at *sites;      /* sorted by pcoff */
 	size_t nsites;
+	int writable;          /* read to its end, every record good */
+	char id[132];          /* build-id in hex; "" none: no cache */
 } mods[NMODS];
 static unsigned nmods;
-static char dir[4096];     /* RWCHECK_CACHE, copied at the first use; "" none */
-static int dir_known;
 static unsigned char scratch[1u << 16]; /* a record being written */
 
 static int by_pc(const void *a, const void *b)
@@ -48,14 +52,21 @@ static int by_pc(const void *a, const void *b)
 /* Reads M's file and indexes its good records. */
 static void load(struct mod *m, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* (not a FIFO's wait, not a terminal made the controlling one) */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 	struct stat st;
 	size_t len = 0, at = 0, n = 0;
 
-	if (fd < 0)
+	if (fd < 0) {
+		m->writable = errno == ENOENT;
 		return;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= MAXFILE &&
-	    (m->data = malloc((size_t)st.st_size))) {
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > MAXFILE) {
+		close(fd); /* (not written either) */
+		return;
+	}
+	m->writable = st.st_size == 0;
+	if (st.st_size > 0 && (m->data = malloc((size_t)st.st_size))) {
 		ssize_t r;
 
 		while (len < (size_t)st.st_size &&
@@ -71,6 +82,7 @@ static void load(struct mod *m, const char *path)
 			break;
 		at += l;
 	}
+	m->writable |= len > 0 && at == len;
 	if (!n || !(m->sites = malloc(n * sizeof *m->sites)))
 		return;
 	at = 0;
@@ -84,22 +96,33 @@ static void load(struct mod *m, const char *path)
 	m->nsites = n;
 }
 
+/* M's file: DIR/<build-id>-<version>.sites (PATH: the room of DIR + 160). */
+static void file_of(const struct mod *m, char *path)
+{
+	strcpy(path, rwc_knobs.cache);
+	strcat(path, "/");
+	strcat(path, m->id);
+	strcat(path, "-" PACKAGE_VERSION ".sites");
+}
+
+/* The process may write a file of any size (no RLIMIT_FSIZE: past one,
+ * a write ends it with SIGXFSZ). */
+static int no_size_limit(void)
+{
+	struct rlimit r;
+
+	return getrlimit(RLIMIT_FSIZE, &r) == 0 && r.rlim_cur == RLIM_INFINITY;
+}
+
 /* The module holding PC - 1, found or made (its file read at the first
  * look); *PCOFF the pc's offset in it; NULL: no cache for it. */
 static struct mod *mod_of(uintptr_t pc, uint64_t *pcoff)
 {
 	struct rwc_dw_module dm = {0};
 	struct mod *m;
-	char path[4096 + 160];
+	char path[sizeof rwc_knobs.cache + 160];
 
-	if (!dir_known) {
-		const char *d = rwc_knobs.cache;
-
-		dir_known = 1;
-		if (d && strlen(d) < sizeof dir)
-			strcpy(dir, d);
-	}
-	if (!dir[0] || !pc || !rwc_dw_module_of(pc - 1, &dm) || pc < dm.bias)
+	if (!rwc_knobs.cache[0] || !pc || !rwc_dw_module_of(pc - 1, &dm) || pc < dm.bias)
 		return NULL;
 	*pcoff = pc - dm.bias;
 	for (unsigned i = 0; i < nmods; i++)
@@ -112,10 +135,7 @@ static struct mod *mod_of(uintptr_t pc, uint64_t *pcoff)
 	m->bias = dm.bias, m->name = dm.name;
 	if (!rwc_sf_build_id(dm.phdr, dm.phnum, dm.bias, m->id, sizeof m->id))
 		return NULL;
-	strcpy(path, dir);
-	strcat(path, "/");
-	strcat(path, m->id);
-	strcat(path, ".sites");
+	file_of(m, path);
 	load(m, path);
 	return m;
 }
@@ -149,20 +169,23 @@ void rwc_sitecache_put(uintptr_t pc, const struct rwc_sf_var *v, unsigned n)
 	int saved = errno, fd;
 	uint64_t pcoff = 0;
 	struct mod *m = mod_of(pc, &pcoff);
-	char path[4096 + 160];
-	size_t len = m ? rwc_sf_encode(pcoff, v, n, scratch, sizeof scratch) : 0;
+	char path[sizeof rwc_knobs.cache + 160];
+	size_t len = m && m->writable && no_size_limit() ? rwc_sf_encode(pcoff, v, n, scratch, sizeof scratch) : 0;
 
-	if (!len)
+	if (!len) {
+		errno = saved;
 		return;
-	strcpy(path, dir);
-	strcat(path, "/");
-	strcat(path, m->id);
-	strcat(path, ".sites");
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	}
+	file_of(m, path);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
 	if (fd >= 0) {
-		ssize_t w = REAL(write)(fd, scratch, len); /* (short: a record no reader takes) */
+		struct stat st;
 
-		(void)w;
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+			ssize_t w = REAL(write)(fd, scratch, len); /* (short: a record no reader takes) */
+
+			(void)w;
+		}
 		close(fd);
 	}
 	errno = saved;

@@ -131,24 +131,27 @@ void rwc_sf_var_at(const unsigned char *rec, unsigned i, struct rwc_sf_var *v)
 	v->name = s[0], v->type = s[1], v->file = s[2], v->func = s[3];
 }
 
-/* The build-id note in the note segment at [p, p+len), or NULL. */
-static const unsigned char *note_id(const unsigned char *p, size_t len, size_t *idlen)
+/* The build-id note in the note segment at [p, p+len) whose notes are
+ * aligned to ALIGN (4, or 8: then a descriptor and the next note start
+ * on 8-byte offsets), or NULL. */
+static const unsigned char *note_id(const unsigned char *p, size_t len, size_t align, size_t *idlen)
 {
 	while (len >= sizeof(ElfW(Nhdr))) {
 		ElfW(Nhdr) h;
-		size_t name, desc, all;
+		size_t desc, next;
 
 		memcpy(&h, p, sizeof h);
-		name = ((size_t)h.n_namesz + 3) & ~(size_t)3;
-		desc = ((size_t)h.n_descsz + 3) & ~(size_t)3;
-		if (name > len - sizeof h || desc > len - sizeof h - name)
+		desc = (sizeof h + (size_t)h.n_namesz + align - 1) & ~(align - 1);
+		if (h.n_namesz > len || desc > len || h.n_descsz > len - desc)
 			return NULL;
-		all = sizeof h + name + desc;
+		next = (desc + (size_t)h.n_descsz + align - 1) & ~(align - 1);
 		if (h.n_type == NT_GNU_BUILD_ID && h.n_namesz == 4 && memcmp(p + sizeof h, "GNU", 4) == 0) {
 			*idlen = h.n_descsz;
-			return p + sizeof h + name;
+			return p + desc;
 		}
-		p += all, len -= all;
+		if (next >= len)
+			return NULL;
+		p += next, len -= next;
 	}
 	return NULL;
 }
@@ -173,7 +176,7 @@ size_t rwc_sf_build_id(const ElfW(Phdr) *ph, int phnum, uintptr_t bias, char *he
 
 		if (ph[i].p_type != PT_NOTE || !loaded(ph, phnum, ph[i].p_vaddr, ph[i].p_filesz))
 			continue;
-		id = note_id((const unsigned char *)(bias + ph[i].p_vaddr), ph[i].p_filesz, &n);
+		id = note_id((const unsigned char *)(bias + ph[i].p_vaddr), ph[i].p_filesz, ph[i].p_align == 8 ? 8 : 4, &n);
 		if (!id || n < 8 || n > 64 || 2 * n + 1 > cap)
 			continue;
 		for (size_t j = 0; j < n; j++)
