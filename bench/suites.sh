@@ -12,7 +12,8 @@
 #
 # Usage: bench/suites.sh BUILDDIR   (rwcheck's build tree)
 # Environment: ROUNDS (real programs, default 5), GIT_ROUNDS (default 1),
-#   RWC_SUITES_CACHE (default /var/cache/rwcheck-suites), NO_GIT=1.
+#   RWC_SUITES_CACHE (default /var/cache/rwcheck-suites), NO_GIT=1, NO_REAL=1,
+#   GMODES (the git runs, default below).
 set -uo pipefail
 B=$(readlink -f "${1:?usage: bench/suites.sh BUILDDIR}")
 HERE=$(dirname "$(readlink -f "$0")")
@@ -55,6 +56,7 @@ reports() { cat "$work"/rwcheck.*.log 2>/dev/null | head -5; }
 # shellcheck source=tests/real-workloads.sh
 . "$HERE/../tests/real-workloads.sh"
 real_workloads_setup
+if [ -z "${NO_REAL:-}" ]; then
 echo "real programs: $ROUNDS rounds, modes in turn (medians; ratio: rwcheck's over plain, and over the empty library)"
 for r in $(seq "$ROUNDS"); do
 	case $((r % 3)) in 1) order="plain empty rwcheck" ;; 2) order="rwcheck plain empty" ;; 0) order="empty rwcheck plain" ;; esac
@@ -76,6 +78,8 @@ done
 awk -v p="${tot[plain]}" -v e="${tot[empty]}" -v w="${tot[rwcheck]}" \
 	'BEGIN { printf "%-40s %10.1f %10.1f %10.1f %7.3f %9.3f\n", "total", p / 1000, e / 1000, w / 1000, w / p, w / e }'
 
+fi
+
 # ---- git's t0*.sh ------------------------------------------------------------
 [ -z "${NO_GIT:-}" ] || exit 0
 GIT=$(find "$CACHE/build" -maxdepth 1 -name 'git-[0-9]*' -type d 2>/dev/null | sort | tail -1)
@@ -85,24 +89,26 @@ if [ -z "$GIT" ] || [ ! -f "$GIT/.rwc-built" ]; then
 	GIT=$(find "$CACHE/build" -maxdepth 1 -name 'git-[0-9]*' -type d 2>/dev/null | sort | tail -1)
 	[ -n "$GIT" ] && [ -f "$GIT/.rwc-built" ] || { echo "git's t0*.sh: SKIP (no git build: no source package reachable?)"; exit 0; }
 fi
-t0set() { # the t0*.sh scripts, one after another (as a process-heavy suite runs)
-	for t in t0*.sh; do TEST_NO_MALLOC_CHECK=1 GIT_TEST_CLONE_2GB=false sh "$t" >/dev/null 2>&1 || echo "not ok: $t"; done
-}
-export -f t0set
+# the t0*.sh scripts, one after another (as a process-heavy suite runs);
+# a script file: the wrapper is a sh script, and sh drops exported
+# bash functions from the environment
+cat >"$work/t0set.sh" <<'T0'
+for t in t0*.sh; do TEST_NO_MALLOC_CHECK=1 GIT_TEST_CLONE_2GB=false sh "$t" >/dev/null 2>&1 || echo "not ok: $t"; done
+T0
 git_mode() { # MODE: the whole set once in MODE; prints ms
 	local t0 s
 	t0=$(now)
 	case $1 in
-	plain) (cd "$GIT/t" && bash -c t0set) ;;
-	empty) (cd "$GIT/t" && LD_PRELOAD=$EMPTY bash -c t0set) ;;
-	default) (cd "$GIT/t" && "$RWCHECK" --quiet --log-dir="$work/glogs" -- bash -c t0set) ;;
-	*) (cd "$GIT/t" && "$RWCHECK" --quiet --checks="$1" --log-dir="$work/glogs" -- bash -c t0set) ;;
+	plain) (cd "$GIT/t" && sh "$work/t0set.sh") ;;
+	empty) (cd "$GIT/t" && LD_PRELOAD=$EMPTY sh "$work/t0set.sh") ;;
+	default) (cd "$GIT/t" && "$RWCHECK" --quiet -- sh "$work/t0set.sh") ;;
+	*) (cd "$GIT/t" && "$RWCHECK" --quiet --checks="$1" -- sh "$work/t0set.sh") ;;
 	esac >"$work/git.out" 2>&1
 	s=$(( ($(now) - t0) / 1000000 ))
 	grep -q "not ok" "$work/git.out" && sed 's/^/  /' "$work/git.out" >&2
 	echo "$s"
 }
-GMODES="plain empty none maps,offset,count maps,offset,count,heap maps,offset,count,global -stack default"
+GMODES=${GMODES:-"plain empty none maps,offset,count maps,offset,count,heap maps,offset,count,global -stack default"}
 pid0=$(cat /proc/sys/kernel/ns_last_pid)
 echo
 echo "git's t0*.sh ($(cd "$GIT/t" && ls t0*.sh | wc -l) scripts, $(basename "$GIT"), TEST_NO_MALLOC_CHECK=1), through the wrapper, one after another, $GIT_ROUNDS round(s):"
