@@ -139,6 +139,13 @@ p = subprocess.run([wrapper, "--quiet", "--error-exitcode=0", "--log-dir=" + log
 ok(p.returncode == 0 and [n.split("-")[0] for n in os.listdir(os.path.join(logs, "cache"))] == [build_id(prog)],
    "rwcheck --log-dir=DIR: the run's cache in DIR/cache", (p.returncode, p.stderr[-400:]))
 shutil.rmtree(logs, ignore_errors=True)
+p = subprocess.run([wrapper, "--quiet", "--error-exitcode=0", "--log-dir=" + logs, "--", "sh", "-c", twice],
+                   env=dict(env, RWCHECK_CACHE="off"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                   universal_newlines=True)
+ok(p.returncode == 0 and not os.path.exists(os.path.join(logs, "cache")) and "RWCHECK_CACHE" not in p.stderr and
+   len([f for f in os.listdir(logs) if f.startswith("rwcheck.")]) == 2,
+   "RWCHECK_CACHE=off: no cache, no warning, both processes report", (p.returncode, p.stderr[-400:]))
+shutil.rmtree(logs, ignore_errors=True)
 p = subprocess.run([wrapper, "--error-exitcode=0", "--", "sh", "-c", twice], env=env,
                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
 ok(p.returncode == 0 and p.stderr.count("stack-overflow") >= 2 and os.listdir(tmp) == [],

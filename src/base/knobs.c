@@ -223,10 +223,10 @@ void rwc_knobs_load(struct rwc_knobs *k, rwc_getenv_fn get, rwc_warn_fn warn)
 	}
 	k->cache[0] = '\0';
 	v = get("RWCHECK_CACHE");
-	if (v) {
+	if (v && strcmp(v, "off") != 0) { /* (off: none, and the wrapper makes none) */
 		if (*v == '/' && strlen(v) < sizeof k->cache)
 			strcpy(k->cache, v);
 		else
-			warn("RWCHECK_CACHE", v, "the absolute path of a directory (shorter than 512 bytes)");
+			warn("RWCHECK_CACHE", v, "off, or the absolute path of a directory (shorter than 512 bytes)");
 	}
 }
