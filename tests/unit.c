@@ -649,17 +649,18 @@ static void test_sitefmt(void)
 {
 	struct rwc_sf_var v[3] = {{1, 36, -48, 16, "name", "char [16]", "x.c", "f"},
 				  {2, 0, 8, 240, "rest", "char [240]", NULL, NULL},
-				  {1, 7, -8, 8, "p", "char *", "x.c", "g"}}, w;
+				  {1, 7, -8, 8, "p", "char *", "x.c", "g"}}, r[3], w;
 	unsigned char b[512], c[512];
 	size_t l = rwc_sf_encode(0x1234, v, 3, b, sizeof b), bad = 0;
 	uint64_t pc = 0;
 	unsigned n = 0;
 	int same;
 
-	rwc_sf_var_at(b, 1, &w);
+	rwc_sf_vars(b, r);
+	w = r[1];
 	same = l > 0 && rwc_sf_decode(b, l, &pc, &n) == l && pc == 0x1234 && n == 3 && w.base == 2 && w.off == 8 &&
 	       w.size == 240 && !strcmp(w.name, "rest") && !strcmp(w.type, "char [240]") && !w.file && !w.func;
-	rwc_sf_var_at(b, 2, &w);
+	w = r[2];
 	ok(same && w.line == 7 && w.off == -8 && !strcmp(w.func, "g"), "sitefmt: a record read back as written");
 	ok(rwc_sf_decode(b, l - 1, &pc, &n) == 0 && rwc_sf_encode(1, v, 3, b, l - 1) == 0 &&
 	   rwc_sf_encode(1, v, RWC_SF_MAXVARS + 1, b, sizeof b) == 0,

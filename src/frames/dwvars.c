@@ -218,20 +218,26 @@ static void collect(struct dv_site *s, Dwarf *dw, Dwarf_Addr addr)
  * 1, or 0 (none could be kept). */
 static int from_cache(struct dv_site *s, const unsigned char *rec, unsigned n)
 {
-	if (n && !(s->vars = calloc(n, sizeof *s->vars)))
+	struct rwc_sf_var *c = n ? malloc(n * sizeof *c) : NULL;
+
+	if (n && (!c || !(s->vars = calloc(n, sizeof *s->vars)))) {
+		free(c);
 		return 0;
+	}
+	if (n)
+		rwc_sf_vars(rec, c);
 	for (unsigned i = 0; i < n; i++) {
-		struct rwc_sf_var c;
 		struct dv_var *v = &s->vars[s->nvars];
 
-		rwc_sf_var_at(rec, i, &c);
-		if (!c.name || !c.type || (c.base != AT_CFA && c.base != AT_SP) || !(v->type = strdup(c.type)))
+		if (!c[i].name || !c[i].type || (c[i].base != AT_CFA && c[i].base != AT_SP) ||
+		    !(v->type = strdup(c[i].type)))
 			continue;
-		v->at.base = c.base, v->at.off = c.off;
-		v->size = (size_t)c.size;
-		v->name = c.name, v->file = c.file, v->func = c.func, v->line = c.line;
+		v->at.base = c[i].base, v->at.off = c[i].off;
+		v->size = (size_t)c[i].size;
+		v->name = c[i].name, v->file = c[i].file, v->func = c[i].func, v->line = c[i].line;
 		s->nvars++;
 	}
+	free(c);
 	return 1;
 }
 

@@ -1,5 +1,5 @@
 /* sitecache.c: the call-site cache across processes (see sitecache.h).
- * One file per module, DIR/<build-id>.sites, records appended (sitefmt.h)
+ * One file per module, DIR/<build-id>-<version>.sites, records appended (sitefmt.h)
  * by one write each with O_APPEND (whole records: concurrent writers do
  * not interleave within one); read back whole at a module's first look,
  * up to the first record that does not check (a write still under way
@@ -55,7 +55,7 @@ static void load(struct mod *m, const char *path)
 	/* (not a FIFO's wait, not a terminal made the controlling one) */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 	struct stat st;
-	size_t len = 0, at = 0, n = 0;
+	size_t len = 0, at = 0, n = 0, cap = 0;
 
 	if (fd < 0) {
 		m->writable = errno == ENOENT;
@@ -74,25 +74,25 @@ static void load(struct mod *m, const char *path)
 			len += (size_t)r;
 	}
 	close(fd);
-	for (uint64_t pc; at < len; n++) { /* count the good records */
-		unsigned nv;
-		size_t l = rwc_sf_decode(m->data + at, len - at, &pc, &nv);
+	while (at < len) { /* each good record, once */
+		struct at s = {0, m->data + at, 0};
+		size_t l = rwc_sf_decode(s.rec, len - at, &s.pcoff, &s.n);
 
 		if (!l)
 			break;
+		if (n == cap) {
+			struct at *more = realloc(m->sites, (cap = cap ? 2 * cap : 64) * sizeof *more);
+
+			if (!more)
+				break; /* (the rest not used; the file not written: writable stays 0) */
+			m->sites = more;
+		}
+		m->sites[n++] = s;
 		at += l;
 	}
 	m->writable |= len > 0 && at == len;
-	if (!n || !(m->sites = malloc(n * sizeof *m->sites)))
-		return;
-	at = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct at *s = &m->sites[i];
-
-		s->rec = m->data + at;
-		at += rwc_sf_decode(m->data + at, len - at, &s->pcoff, &s->n);
-	}
-	qsort(m->sites, n, sizeof *m->sites, by_pc);
+	if (n)
+		qsort(m->sites, n, sizeof *m->sites, by_pc);
 	m->nsites = n;
 }
 

@@ -18,7 +18,7 @@
 
 /* The cached record of the call site at PC (a return address; PC - 1 is
  * in the module): 1 with *REC (kept until rwc_sitecache_drop) and *N its
- * variables (rwc_sf_var_at), or 0. */
+ * variables (rwc_sf_vars), or 0. */
 int rwc_sitecache_get(uintptr_t pc, const unsigned char **rec, unsigned *n);
 
 /* Appends the site at PC with its N variables V to its module's file. */

@@ -111,24 +111,27 @@ size_t rwc_sf_decode(const unsigned char *in, size_t len, uint64_t *pcoff, unsig
 	return rl;
 }
 
-void rwc_sf_var_at(const unsigned char *rec, unsigned i, struct rwc_sf_var *v)
+void rwc_sf_vars(const unsigned char *rec, struct rwc_sf_var *v)
 {
-	const unsigned char *f = rec + HEAD + (size_t)i * FIXED;
-	size_t at = HEAD + (size_t)get32(rec + 16) * FIXED;
-	const char *s[NSTR];
+	uint32_t n = get32(rec + 16);
+	size_t at = HEAD + (size_t)n * FIXED;
 
-	for (unsigned j = 0; j <= i; j++) /* the strings of the variables before */
+	for (uint32_t i = 0; i < n; i++) {
+		const unsigned char *f = rec + HEAD + (size_t)i * FIXED;
+		const char *s[NSTR];
+
 		for (int k = 0; k < NSTR; k++) {
-			uint16_t l = len_at(rec, j, k);
+			uint16_t l = len_at(rec, i, k);
 
 			s[k] = l ? (const char *)rec + at : NULL;
 			at += l;
 		}
-	v->base = (int)get32(f);
-	v->line = (int)get32(f + 4);
-	v->off = (int64_t)get64(f + 8);
-	v->size = get64(f + 16);
-	v->name = s[0], v->type = s[1], v->file = s[2], v->func = s[3];
+		v[i].base = (int)get32(f);
+		v[i].line = (int)get32(f + 4);
+		v[i].off = (int64_t)get64(f + 8);
+		v[i].size = get64(f + 16);
+		v[i].name = s[0], v[i].type = s[1], v[i].file = s[2], v[i].func = s[3];
+	}
 }
 
 /* The build-id note in the note segment at [p, p+len) whose notes are

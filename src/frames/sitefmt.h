@@ -31,12 +31,12 @@ size_t rwc_sf_encode(uint64_t pcoff, const struct rwc_sf_var *v, unsigned n, uns
 
 /* The record at IN[0..LEN): its length (> 0), *PCOFF and *N set, or 0
  * when the bytes there are not one whole good record (then nothing past
- * them is trusted).  The variables are read by rwc_sf_var_at. */
+ * them is trusted).  The variables are read by rwc_sf_vars. */
 size_t rwc_sf_decode(const unsigned char *in, size_t len, uint64_t *pcoff, unsigned *n);
 
-/* Variable I of the good record REC (rwc_sf_decode said so): its strings
- * point into REC. */
-void rwc_sf_var_at(const unsigned char *rec, unsigned i, struct rwc_sf_var *v);
+/* The variables of the good record REC (rwc_sf_decode said so, and how
+ * many: V has room for them), in one pass: their strings point into REC. */
+void rwc_sf_vars(const unsigned char *rec, struct rwc_sf_var *v);
 
 /* The module's build-id (its NT_GNU_BUILD_ID note, read from the loaded
  * image: PH[0..PHNUM) at load bias BIAS) as lowercase hex into HEX[CAP]:

@@ -26,8 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (l > size - at || n > RWC_SF_MAXVARS)
 			abort();
+		rwc_sf_vars(data + at, v);
 		for (unsigned i = 0; i < n; i++) {
-			rwc_sf_var_at(data + at, i, &v[i]);
 			sum += (v[i].name ? strlen(v[i].name) : 0) + (v[i].type ? strlen(v[i].type) : 0) +
 			       (v[i].file ? strlen(v[i].file) : 0) + (v[i].func ? strlen(v[i].func) : 0);
 		}
