@@ -7,7 +7,8 @@
  * argument if set: rwbench-nodw one) N times with each preload in turn,
  * one spawn of each per round in a shuffled order, so that a noisy moment
  * of the shared machine weighs on every variant alike; "-" is no preload,
- * and "LIB|NAME=VALUE" adds one variable to that variant's environment.
+ * and "LIB|NAME=VALUE" adds one variable to that variant's environment
+ * ("LIB|A=1|B=2": two, up to four).
  * Prints each variant's median and 10%-trimmed mean, and the trimmed mean
  * over the first variant's.  The parent is not preloaded: this measures
  * what a library adds to the start of the process it is loaded into.
@@ -23,6 +24,7 @@
 #include <time.h>
 
 #define MAX_VARIANTS 32
+#define MAX_EXTRA 4
 
 static double now_ns(void)
 {
@@ -54,7 +56,7 @@ int main(int argc, char **argv)
 {
 	const char *prog = getenv("STARTAB_PROG") ? getenv("STARTAB_PROG") : "/bin/true";
 	char *child_argv[] = {(char *)prog, getenv("STARTAB_ARG"), NULL};
-	char preload[MAX_VARIANTS][1024], extra[MAX_VARIANTS][256];
+	char preload[MAX_VARIANTS][1024], extra[MAX_VARIANTS][256], *envx[MAX_VARIANTS][MAX_EXTRA];
 	int n = argc > 1 ? atoi(argv[1]) : 0, k = argc - 2;
 	unsigned r = 2463534242u;
 	double *t, base = 0;
@@ -73,6 +75,15 @@ int main(int argc, char **argv)
 		if (bar) {
 			*bar = '\0';
 			snprintf(extra[j], sizeof extra[j], "%s", bar + 1);
+		}
+		for (int e = 0, at = 0; e < MAX_EXTRA; e++) { /* split at each further '|' */
+			char *s = extra[j] + at, *b = strchr(s, '|');
+
+			envx[j][e] = at < 0 ? NULL : s;
+			if (b)
+				*b = '\0', at = (int)(b + 1 - extra[j]);
+			else
+				at = -1;
 		}
 	}
 	t = calloc((size_t)n * (size_t)k, sizeof *t);
@@ -96,7 +107,7 @@ int main(int argc, char **argv)
 		}
 		for (int jj = 0; jj < k; jj++) {
 			int j = order[jj], status;
-			char *envp[] = {preload[j], "RWCHECK_LOG=/dev/null", extra[j], NULL};
+			char *envp[] = {preload[j], "RWCHECK_LOG=/dev/null", envx[j][0], envx[j][1], envx[j][2], envx[j][3], NULL};
 			pid_t pid;
 			double t0 = now_ns();
 

@@ -21,6 +21,7 @@
 #include "frames/cfi.h"
 #include "frames/symbolize.h"
 #include "base/symscope.h"
+#include "bounds/gobjs.h"
 #include "bounds/sites.h"
 #include "frames/sitefmt.h"
 #include "tap.h"
@@ -696,8 +697,75 @@ static void test_build_id(void)
 	ok(rwc_sf_build_id(NULL, 0, 0, hex, sizeof hex) == 0, "sitefmt: no program headers, no build-id");
 }
 
+/* The objects table: sorted and merged as a brute force says (each
+ * address held by the merged object that the union of the symbols
+ * covering it makes), on random tables with many aliases and overlaps,
+ * and one of 20,000 objects at one address (the sort's worst case). */
+static int gobj_oracle(const struct rwc_gobj *in, size_t n, const struct rwc_gobj *out, size_t k)
+{
+	for (size_t i = 0; i < k; i++)
+		if (out[i].lo >= out[i].hi || (i && out[i].lo < out[i - 1].hi))
+			return 0;
+	for (uintptr_t a = 0; a < 1100; a++) {
+		int covered = 0;
+		long at = -1;
+		uintptr_t glo, ghi;
+
+		for (size_t j = 0; j < n; j++)
+			covered |= in[j].lo <= a && a < in[j].hi;
+		at = rwc_gobj_find(out, k, a, 0, 1100, &glo, &ghi);
+		if (covered != (at >= 0) || (at < 0 && !(glo <= a && a < ghi)))
+			return 0;
+		/* a merged object starts at a symbol's start, ends at one's end */
+		if (at >= 0) {
+			int s = 0, e = 0;
+
+			for (size_t j = 0; j < n; j++)
+				s |= in[j].lo == out[at].lo, e |= in[j].hi == out[at].hi;
+			if (!s || !e)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+static void test_gobjs(void)
+{
+	static struct rwc_gobj in[20000], out[20000];
+	unsigned r = 12345, good = 0, rounds = 300, named = 1;
+	size_t k;
+
+	for (unsigned t = 0; t < rounds; t++) {
+		size_t n = 1 + (size_t)(t % 97);
+
+		for (size_t j = 0; j < n; j++) {
+			r = r * 1103515245u + 12345u;
+			in[j].lo = (r >> 8) % 1000;
+			in[j].hi = in[j].lo + 1 + (r >> 4) % (t % 3 ? 8 : 60);
+			in[j].name = (const char *)(uintptr_t)(j + 1);
+		}
+		memcpy(out, in, n * sizeof *in);
+		k = rwc_gobj_sort_merge(out, n);
+		good += gobj_oracle(in, n, out, k);
+		for (size_t i = 0; i < k; i++) { /* the name of a symbol starting there */
+			size_t j = (uintptr_t)out[i].name - 1;
+			named &= j < n && in[j].lo == out[i].lo;
+		}
+	}
+	ok(good == rounds && named, "gobjs: %u random tables sorted and merged as the brute force says (%u)", rounds,
+	   good);
+	for (size_t j = 0; j < 20000; j++)
+		in[j] = (struct rwc_gobj){4096, 4096 + 8 + j % 5, NULL};
+	k = rwc_gobj_sort_merge(in, 20000);
+	ok(k == 1 && in[0].lo == 4096 && in[0].hi == 4096 + 12, "gobjs: 20,000 symbols at one address: one object");
+	in[0] = (struct rwc_gobj){100, 116, "a"}, in[1] = (struct rwc_gobj){100, 132, "b"};
+	k = rwc_gobj_sort_merge(in, 2);
+	ok(k == 1 && in[0].hi == 132 && !strcmp(in[0].name, "b"), "gobjs: at one address, the larger symbol's name");
+}
+
 int main(void)
 {
+	test_gobjs();
 	test_sites();
 	test_sitefmt();
 	test_build_id();

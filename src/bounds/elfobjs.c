@@ -1,6 +1,9 @@
 /* elfobjs.c: a module's data objects from its ELF file (see elfobjs.h).
- * Reads the file with pread() into the library's own memory (no stdio,
- * no libelf); sorts and merges in place.  Allocates: never in a signal
+ * Reads the headers with pread() and maps the symbol and string tables
+ * read-only while it reads them (no stdio, no libelf): a process touches
+ * only the pages of the objects it keeps and their names, the tables'
+ * pages coming from the page cache many at a fault; sorts and merges in
+ * place.  Allocates: never in a signal
  * handler.  rwc_gobj_find is pure and async-signal-safe. */
 #include "config.h"
 
@@ -10,6 +13,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/ownmem.h"
@@ -17,10 +21,10 @@
 #include "frames/keepout.h"
 #include "mapview/mapview.h"
 #include "mapview/ownheap.h"
+#include "mapview/ownmap.h"
 #include "mapview/tcache.h"
 
 #define MAX_TABLE ((size_t)256 << 20) /* a symbol or string table larger: not read */
-#define CHUNK 2048                    /* symbols read at a time */
 
 /* The real pread: the library's own reads neither pass the checks nor
  * displace the program's buffers from the thread's cache of good ranges. */
@@ -86,6 +90,18 @@ static void give(void *p)
 void *rwc_elf_keep(size_t n)
 {
 	return alloc(n, 1);
+}
+
+/* The last kept block P of N bytes now takes USED: the rest goes back
+ * (a block of the own heap stays as it is). */
+static void keep_trim(void *p, size_t n, size_t used)
+{
+	char *part = rwc_ownmem_part(RWC_OWN_GLOBALS);
+
+	n = (n + 15) & ~(size_t)15;
+	used = (used + 15) & ~(size_t)15;
+	if (part && (char *)p + n == part + A.kept && used <= n)
+		A.kept -= n - used;
 }
 
 void rwc_elf_load_end(void)
@@ -166,140 +182,88 @@ struct tables {
 	uintptr_t bias, start, end;
 	ElfW(Shdr) *sh;
 	size_t nsh;
-	char *str; /* the string table */
-	size_t strsz;
+	size_t strsz; /* of the string table */
 };
 
-/* Collects the wanted symbols of table SYM into OBJ (room for all of
- * them), each name as its offset in the string table.  Returns the count. */
-static size_t collect(const struct tables *t, const ElfW(Shdr) *sym, struct rwc_gobj *obj)
-{
-	size_t nsym = sym->sh_size / sizeof(ElfW(Sym)), k = 0;
-	ElfW(Sym) *buf = take(CHUNK * sizeof(ElfW(Sym)));
-
-	if (!buf)
-		return 0;
-	for (size_t i = 0; i < nsym; i += CHUNK) {
-		size_t m = nsym - i < CHUNK ? nsym - i : CHUNK;
-
-		if (rd(t->fd, buf, m * sizeof *buf, sym->sh_offset + i * sizeof *buf) != 0) {
-			k = 0;
-			break;
-		}
-		for (size_t j = 0; j < m; j++) {
-			const ElfW(Sym) *s = &buf[j];
-			uintptr_t lo = t->bias + s->st_value;
-
-			if (!wanted(s, t->sh, t->nsh) || lo < t->start || s->st_size > t->end - lo ||
-			    s->st_name >= t->strsz)
-				continue;
-			obj[k].lo = lo;
-			obj[k].hi = lo + s->st_size;
-			obj[k].name = (const char *)(uintptr_t)s->st_name;
-			k++;
-		}
-	}
-	give(buf);
-	return k;
-}
-
-/* Before: lower start, then the larger object. */
-static int before(const struct rwc_gobj *a, const struct rwc_gobj *b)
-{
-	return a->lo < b->lo || (a->lo == b->lo && a->hi > b->hi);
-}
-
-static void sift(struct rwc_gobj *o, size_t i, size_t n)
-{
-	for (size_t c; (c = 2 * i + 1) < n; i = c) {
-		struct rwc_gobj t;
-
-		if (c + 1 < n && before(&o[c], &o[c + 1]))
-			c++;
-		if (!before(&o[i], &o[c]))
-			return;
-		t = o[i], o[i] = o[c], o[c] = t;
-	}
-}
-
-/* Heapsort (allocates nothing), then merge: an object inside the one
- * before it (an alias) goes; one that overlaps it widens it. */
-static size_t sort_merge(struct rwc_gobj *o, size_t n)
+/* Collects the wanted symbols of the mapped table SYMS[0..nsym) into OBJ
+ * (room for all of them), each name as its offset in the string table.
+ * (tagged, gobjs.h).  Returns the count. */
+static size_t collect(const struct tables *t, const ElfW(Sym) *syms, size_t nsym, struct rwc_gobj *obj)
 {
 	size_t k = 0;
 
-	for (size_t i = n / 2; i-- > 0;)
-		sift(o, i, n);
-	for (size_t i = n; i-- > 1;) {
-		struct rwc_gobj t = o[0];
+	for (size_t i = 0; i < nsym; i++) {
+		const ElfW(Sym) *s = &syms[i];
+		uintptr_t lo = t->bias + s->st_value;
 
-		o[0] = o[i], o[i] = t;
-		sift(o, 0, i);
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (k && o[i].lo < o[k - 1].hi) {
-			if (o[i].hi > o[k - 1].hi)
-				o[k - 1].hi = o[i].hi;
+		if (!wanted(s, t->sh, t->nsh) || lo < t->start || s->st_size > t->end - lo ||
+		    s->st_name >= t->strsz)
 			continue;
-		}
-		o[k++] = o[i];
+		obj[k].lo = lo;
+		obj[k].hi = lo + s->st_size;
+		obj[k].name = (const char *)(RWC_GOBJ_OFFSET | s->st_name);
+		k++;
 	}
 	return k;
 }
 
-/* The kept objects, compact, with their names after them. */
-static size_t finish(const struct tables *t, struct rwc_gobj *o, size_t n, struct rwc_gobj **out)
+/* A read-only view of LEN bytes of the file at OFF (within its SIZE),
+ * mapped and told to the map view: the pages come from the page cache,
+ * many a fault, none of them the library's own memory. */
+static const void *map_part(int fd, uint64_t off, size_t len, uint64_t size, size_t *delta)
 {
-	size_t names = 0;
-	struct rwc_gobj *res;
-	char *p;
+	const char *m;
 
-	for (size_t i = 0; i < n; i++)
-		names += strnlen(t->str + (uintptr_t)o[i].name, t->strsz - (uintptr_t)o[i].name) + 1;
-	if (!(res = rwc_elf_keep(n * sizeof *res + names)))
-		return 0;
-	p = (char *)(res + n);
-	for (size_t i = 0; i < n; i++) {
-		const char *s = t->str + (uintptr_t)o[i].name;
-		size_t len = strnlen(s, t->strsz - (uintptr_t)o[i].name);
-
-		res[i] = o[i];
-		memcpy(p, s, len);
-		p[len] = '\0';
-		res[i].name = p;
-		p += len + 1;
-	}
-	*out = res;
-	return n;
+	*delta = (size_t)(off & 4095);
+	if (!len || off > size || len > size - off)
+		return NULL;
+	m = rwc_own_map_file(fd, off - *delta, len + *delta);
+	return m ? m + *delta : NULL;
 }
 
-/* The symbol table's objects, given the section headers in T. */
-static size_t from_tables(struct tables *t, struct rwc_gobj **out)
+static void unmap_part(const void *p, size_t len, size_t delta)
+{
+	if (p)
+		rwc_own_munmap((char *)(uintptr_t)p - delta, len + delta);
+}
+
+/* The symbol table's objects, given the section headers in T; the table
+ * mapped while it is read.  Their names stay in the file (NM says where)
+ * until a report asks for one (rwc_elf_name). */
+static size_t from_tables(struct tables *t, struct rwc_gobj **out, struct rwc_elf_names *nm)
 {
 	long si = pick_table(t->sh, t->nsh);
 	const ElfW(Shdr) *sym, *str;
+	const ElfW(Sym) *syms;
+	size_t n = 0, nsym, dsym, room;
 	struct rwc_gobj *o;
-	size_t n = 0;
+	struct stat st;
 
-	if (si < 0 || t->sh[si].sh_link >= t->nsh)
+	if (si < 0 || t->sh[si].sh_link >= t->nsh || fstat(t->fd, &st) != 0)
 		return 0;
 	sym = &t->sh[si];
 	str = &t->sh[sym->sh_link];
-	if (sym->sh_size > MAX_TABLE || str->sh_size > MAX_TABLE || str->sh_type != SHT_STRTAB)
+	if (sym->sh_size > MAX_TABLE || str->sh_size > MAX_TABLE || str->sh_type != SHT_STRTAB ||
+	    str->sh_offset > (uint64_t)st.st_size || str->sh_size > (uint64_t)st.st_size - str->sh_offset)
 		return 0;
+	nsym = sym->sh_size / sizeof(ElfW(Sym));
 	t->strsz = str->sh_size;
-	t->str = take(t->strsz);
-	o = take(sym->sh_size / sizeof(ElfW(Sym)) * sizeof *o);
-	if (t->str && o && rd(t->fd, t->str, t->strsz, str->sh_offset) == 0 &&
-	    (n = collect(t, sym, o)) > 0)
-		n = finish(t, o, sort_merge(o, n), out);
-	give(t->str);
-	give(o);
+	*nm = (struct rwc_elf_names){str->sh_offset, str->sh_size, st.st_dev, st.st_ino, (uint64_t)st.st_size,
+				     st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
+	syms = map_part(t->fd, sym->sh_offset, nsym * sizeof *syms, (uint64_t)st.st_size, &dsym);
+	room = nsym * sizeof *o;
+	/* kept: its pages are touched only as far as objects are found */
+	if (syms && (o = rwc_elf_keep(room)) && (n = collect(t, syms, nsym, o)) > 0) {
+		n = rwc_gobj_sort_merge(o, n);
+		keep_trim(o, room, n * sizeof *o);
+		*out = o;
+	}
+	unmap_part(syms, nsym * sizeof *syms, dsym);
 	return n;
 }
 
 size_t rwc_elf_objects(const char *path, uintptr_t bias, uintptr_t start, uintptr_t end,
-		       struct rwc_gobj **out)
+		       struct rwc_gobj **out, struct rwc_elf_names *nm)
 {
 	struct tables t = {.bias = bias, .start = start, .end = end};
 	ElfW(Ehdr) eh;
@@ -313,29 +277,34 @@ size_t rwc_elf_objects(const char *path, uintptr_t bias, uintptr_t start, uintpt
 		t.nsh = eh.e_shnum;
 		t.sh = take(t.nsh * sizeof *t.sh);
 		if (t.sh && rd(t.fd, t.sh, t.nsh * sizeof *t.sh, eh.e_shoff) == 0)
-			n = from_tables(&t, out);
+			n = from_tables(&t, out, nm);
 		give(t.sh);
 	}
 	close(t.fd);
 	return n;
 }
 
-long rwc_gobj_find(const struct rwc_gobj *obj, size_t n, uintptr_t a, uintptr_t start,
-		   uintptr_t end, uintptr_t *gap_lo, uintptr_t *gap_hi)
+const char *rwc_elf_name(const char *path, const struct rwc_elf_names *nm, const char *name)
 {
-	size_t lo = 0, hi = n; /* the first object starting above A: obj[hi] */
+	uintptr_t off = (uintptr_t)name & ~RWC_GOBJ_OFFSET;
+	static char buf[4096]; /* (under the load lock) */
+	size_t want, len = 0;
+	struct stat st;
+	ssize_t got;
+	char *p = NULL;
+	int fd;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (obj[mid].lo <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (hi > 0 && a < obj[hi - 1].hi)
-		return (long)(hi - 1);
-	*gap_lo = hi > 0 ? obj[hi - 1].hi : start;
-	*gap_hi = hi < n ? obj[hi].lo : end;
-	return -1;
+	if (!((uintptr_t)name & RWC_GOBJ_OFFSET))
+		return name;
+	if (off >= nm->size || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	want = nm->size - off < sizeof buf ? (size_t)(nm->size - off) : sizeof buf;
+	if (fstat(fd, &st) == 0 && st.st_dev == nm->dev && st.st_ino == nm->ino &&
+	    (uint64_t)st.st_size == nm->fsize && st.st_mtim.tv_sec == nm->mtime_s &&
+	    st.st_mtim.tv_nsec == nm->mtime_ns &&
+	    (got = REAL(pread)(fd, buf, want, (off_t)(nm->off + off))) > 0 &&
+	    (len = strnlen(buf, (size_t)got)) < (size_t)got && (p = rwc_elf_keep(len + 1)))
+		memcpy(p, buf, len + 1);
+	close(fd);
+	return p;
 }

@@ -9,11 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One object at its run-time address: [lo, hi). */
-struct rwc_gobj {
-	uintptr_t lo, hi;
-	const char *name;
-};
+#include "bounds/gobjs.h"
 
 /* Memory that stays (names of modules), for a load: from the part of own
  * memory for globals, else the own heap.  Every load, this included,
@@ -28,14 +24,25 @@ void rwc_elf_load_end(void);
  * headers equal to those mapped at START.  Objects that overlap are
  * merged into the first (no object is judged smaller than any symbol
  * covering it says).  Returns the count (0: none or failure), *OUT the
- * array (names in one block after it, freed with it). */
+ * array in kept memory (rwc_elf_keep); each name an offset in the
+ * string table NM tells of, read by rwc_elf_name when a report needs it. */
+struct rwc_elf_names; /* below */
 size_t rwc_elf_objects(const char *path, uintptr_t bias, uintptr_t start, uintptr_t end,
-		       struct rwc_gobj **out);
+		       struct rwc_gobj **out, struct rwc_elf_names *nm);
 
-/* The index of the object that holds A in the sorted OBJ[0..n), or -1;
- * then [*gap_lo, *gap_hi) is the run without objects around A (clipped
- * to [start, end)).  Pure; async-signal-safe. */
-long rwc_gobj_find(const struct rwc_gobj *obj, size_t n, uintptr_t a, uintptr_t start,
-		   uintptr_t end, uintptr_t *gap_lo, uintptr_t *gap_hi);
+/* Where the objects' names are: the string table of the file, as the
+ * file was when they were read. */
+struct rwc_elf_names {
+	uint64_t off, size;       /* the string table in the file */
+	uint64_t dev, ino, fsize; /* the file */
+	int64_t mtime_s, mtime_ns;
+};
+
+/* The name NAME of an object of rwc_elf_objects: as it is, or when it is
+ * still an offset (RWC_GOBJ_OFFSET) read from the file PATH (the one
+ * read then: the same file, size and time) into kept memory; NULL when
+ * not to be had (a name of 4 KiB or more included).  Under the load lock
+ * (a report's); ends like a load, with rwc_elf_load_end. */
+const char *rwc_elf_name(const char *path, const struct rwc_elf_names *nm, const char *name);
 
 #endif

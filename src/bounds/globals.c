@@ -32,8 +32,10 @@ struct gmod {
 	const struct link_map *map; /* its link map ... */
 	const char *lname;          /* ... with this l_name (a copy) */
 	const char *path;           /* the file, for reports */
+	const char *file;           /* the file as opened (the main program's: /proc/self/exe) */
 	struct rwc_gobj *obj;       /* sorted; NULL: none known */
 	size_t n;
+	struct rwc_elf_names names; /* where their names are */
 };
 
 static struct gmod mods[NMOD];
@@ -195,21 +197,37 @@ static void load(const struct dl_find_object *d)
 		   (size_t)len < sizeof exe) {
 		m->path = dup_own(exe, (size_t)len); /* the main program */
 	}
+	m->file = name[0] ? m->path : "/proc/self/exe";
 	if (m->path)
-		m->n = rwc_elf_objects(name[0] ? m->path : "/proc/self/exe", lm->l_addr, m->start,
-				       m->end, &m->obj);
+		m->n = rwc_elf_objects(m->file, lm->l_addr, m->start, m->end, &m->obj, &m->names);
 	__atomic_store_n(&nmods, n + 1, __ATOMIC_RELEASE); /* failed too: not tried again */
-}
-
-/* The object after OBJ[i] when the range up to HI reaches into it. */
-static const char *reaches(const struct gmod *m, long i, uintptr_t hi)
-{
-	return (size_t)i + 1 < m->n && m->obj[i + 1].lo < hi ? m->obj[i + 1].name : NULL;
 }
 
 static void load_on(void *d)
 {
 	load(d);
+}
+
+/* The name of M's object I, read from the file the first time a report
+ * asks (elfobjs.h; under the load lock), then kept in its place. */
+static const char *name_of(const struct gmod *m, long i)
+{
+	const char **at = &m->obj[i].name, *name = __atomic_load_n(at, __ATOMIC_ACQUIRE);
+
+	if (!((uintptr_t)name & RWC_GOBJ_OFFSET) || !rwc_load_lock())
+		return (uintptr_t)name & RWC_GOBJ_OFFSET ? NULL : name;
+	name = rwc_elf_name(m->file, &m->names, __atomic_load_n(at, __ATOMIC_ACQUIRE));
+	if (name)
+		__atomic_store_n(at, name, __ATOMIC_RELEASE);
+	rwc_elf_load_end();
+	rwc_load_unlock();
+	return name;
+}
+
+/* The object after OBJ[i] when the range up to HI reaches into it. */
+static const char *reaches(const struct gmod *m, long i, uintptr_t hi)
+{
+	return (size_t)i + 1 < m->n && m->obj[i + 1].lo < hi ? name_of(m, i + 1) : NULL;
 }
 
 enum rwc_problem rwc_glob_check(uintptr_t a, size_t n, struct rwc_bounds *b, uintptr_t *bad_lo,
@@ -233,7 +251,7 @@ enum rwc_problem rwc_glob_check(uintptr_t a, size_t n, struct rwc_bounds *b, uin
 	b->kind = RWC_HOLDER_GLOBAL;
 	b->lo = m->obj[i].lo;
 	b->hi = b->limit = m->obj[i].hi;
-	b->name = m->obj[i].name;
+	b->name = name_of(m, i);
 	b->module = m->path;
 	b->into = reaches(m, i, end);
 	*bad_lo = b->hi;
