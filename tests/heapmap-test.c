@@ -186,6 +186,19 @@ int main(void)
 	ok(rwc_hm_hold(BASE + 4096, 0x123) && rwc_hm_sites(BASE + 4096) == 0x1230abc &&
 	   rwc_hm_was_freed(BASE + 4096) && !rwc_hm_live_at(BASE + 4096) && !rwc_hm_hold(BASE + 4096, 0x5),
 	   "held once: its free site kept beside the allocation's, freed, no longer live");
+	/* glibc's smallest chunks, back to back: 32 bytes apart (a site word
+	 * per 32 bytes of address space) */
+	for (int i = 0; i < 8; i++)
+		rwc_hm_live_req(BASE + 8192 + 32 * (uintptr_t)i, 0x100 + (uint32_t)i, 24, 24);
+	{
+		int each = 1;
+
+		for (int i = 0; i < 8; i++)
+			each &= rwc_hm_sites(BASE + 8192 + 32 * (uintptr_t)i) == 0x100u + (uint32_t)i;
+		ok(each && rwc_hm_hold(BASE + 8192 + 32, 0x77) && rwc_hm_sites(BASE + 8192 + 32) == 0x770101 &&
+		   rwc_hm_sites(BASE + 8192) == 0x100 && rwc_hm_sites(BASE + 8192 + 64) == 0x102,
+		   "blocks 32 bytes apart: each its own sites, a free changes only its own");
+	}
 	{ /* the common record (rwc_hm_live_req without a call) beside the
 	   * others, and a grain freed again (its freed bit already set) */
 		uintptr_t b = 0x610000000000ul;

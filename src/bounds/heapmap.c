@@ -121,14 +121,18 @@ static void record_request(struct rwc_hm_leaf *l, uintptr_t p, size_t req, size_
 	__atomic_store_n(&l->slack[grain(p)], (uint8_t)RWC_HM_ESCAPE, __ATOMIC_RELAXED);
 }
 
-/* The site word of grain G of leaf L, mapped when MAKE; NULL if none. */
+/* The site word of grain G of leaf L, mapped when MAKE; NULL if none.
+ * One word per two grains (RWC_HM_SITE_SHIFT): glibc's chunks are 32
+ * bytes at least, so two live blocks never share one; a freed block's
+ * word is shared only once its memory is another block's. */
+#define SITE_INDEX(g) ((g) >> (RWC_HM_SITE_SHIFT - 4))
 static inline __attribute__((always_inline)) uint32_t *site_word(struct rwc_hm_leaf *l, size_t g, int make)
 {
 	uint32_t *s = __atomic_load_n(&l->sites, __ATOMIC_ACQUIRE);
 
 	if (RWC_UNLIKELY(!s) && make)
-		s = map_once((void **)&l->sites, GRAINS * sizeof *s, 0);
-	return s ? &s[g] : NULL;
+		s = map_once((void **)&l->sites, SITE_INDEX(GRAINS) * sizeof *s, 0);
+	return s ? &s[SITE_INDEX(g)] : NULL;
 }
 
 /* rwc_hm_live_req for any block: makes the leaf and the site words,
@@ -176,7 +180,7 @@ void rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size_t usable)
 		return;
 	}
 	if (sites)
-		__atomic_store_n(&sites[g], site & 0xffffu, __ATOMIC_RELAXED);
+		__atomic_store_n(&sites[SITE_INDEX(g)], site & 0xffffu, __ATOMIC_RELAXED);
 	__atomic_store_n(&l->slack[g], (uint8_t)slack, __ATOMIC_RELAXED);
 	set_bit(l->live, l->live_sum, g); /* release: the record before the bit */
 }

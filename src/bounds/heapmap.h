@@ -11,10 +11,11 @@
  * slack of the block that starts there (usable - requested bytes; the
  * requested size of a block with more slack is kept in the bytes of its
  * next granules): the record of what the program asked for, outside its
- * memory.  And unless rwc_hm_origins is 0, a 32-bit word per block start
- * with the ids (sites.h) of where the block was allocated (low 16 bits)
- * and, once freed, where it was freed (high 16 bits): 4 bytes per 16
- * bytes of address space, its pages touched only where blocks start. */
+ * memory.  And unless rwc_hm_origins is 0, a 32-bit word per 32 bytes
+ * of address space (a block start's: glibc's chunks are 32 bytes at
+ * least) with the ids (sites.h) of where the block was allocated (low 16
+ * bits) and, once freed, where it was freed (high 16 bits): 1/8 of the
+ * heap at most, its pages touched only where blocks start. */
 #ifndef RWC_HEAPMAP_H
 #define RWC_HEAPMAP_H
 
@@ -22,6 +23,7 @@
 #include <stdint.h>
 
 #define RWC_HM_GRAIN 16u          /* glibc's MALLOC_ALIGNMENT on 64-bit */
+#define RWC_HM_SITE_SHIFT 5       /* a site word per 32 bytes: glibc's MINSIZE on 64-bit */
 #define RWC_HM_SEARCH (64u << 20) /* how far back a block start is searched */
 #define RWC_HM_LEAF_SHIFT 30      /* 1 GiB of address space per leaf */
 #define RWC_HM_LEAVES (1u << (47 - RWC_HM_LEAF_SHIFT)) /* below 128 TiB: 1 MiB of .bss */
@@ -36,7 +38,7 @@ struct rwc_hm_leaf {
 	uint64_t freed[RWC_HM_WORDS];       /* ... a block that started there was freed */
 	uint64_t live_sum[RWC_HM_WORDS / 64];  /* bit w: live[w] may be nonzero */
 	uint64_t freed_sum[RWC_HM_WORDS / 64]; /* never cleared: a hint */
-	uint32_t *sites;                    /* per grain, when sites are kept */
+	uint32_t *sites;                    /* per 2 grains, when sites are kept */
 	/* slack[g]: usable - requested bytes of the block that starts (or
 	 * started) at grain g; RWC_HM_ESCAPE: the requested size is the
 	 * little-endian 8 bytes slack[g+1..g+8] (such a block spans at least
