@@ -148,6 +148,34 @@ for tag, prog in PROGS[:2]:
         ok(reg.get("into") == (hit[0][1] if hit else None),
            "%s %s bad: into %s" % (tag, case, hit[0][1] if hit else "nothing"), (reg, hit))
 
+# A global's name is read from the file when a report first needs it: the
+# library's file replaced (another inode) after its objects were read, the
+# report names no object, and says the rest; the same file kept, it does.
+import shutil
+import tempfile
+with tempfile.TemporaryDirectory() as d:
+    copy, other = os.path.join(d, "libglobcopy.so"), os.path.join(d, "other.so")
+    for replaced in (False, True):
+        shutil.copy(LIBENV["RWC_GLOBLIB"], copy)
+        shutil.copy(LIBENV["RWC_GLOBLIB"], other)
+        env = {"RWC_GLOBLIB_COPY": copy}
+        if replaced:
+            env["RWC_GLOBLIB_OTHER"] = other
+        tag = "lib_replaced (file %s)" % ("replaced" if replaced else "kept")
+        r = run(PROGS[0][1], "lib_replaced", "bad", env=env)
+        check_report(r, tag, "read", "global-overflow", first=40, last=79)
+        reg = r.reports[0].get("region", {}) if r.reports else {}
+        text = r.reports[0].get("text", "") if r.reports else ""
+        if replaced:
+            ok(reg.get("kind") == "global" and reg.get("size") == 40 and not reg.get("name") and
+               "globlib_buf" not in text and "global object of 40 bytes" in text,
+               "%s: the object and its size, without a name" % tag, (reg, text))
+        else:
+            ok(reg.get("name") == "globlib_buf" and "`globlib_buf` (40 bytes)" in text,
+               "%s: the object named" % tag, (reg, text))
+        r = run(PROGS[0][1], "lib_replaced", "good", env=env)
+        ok(not r.reports and r.log == "", "%s good: no report" % tag, r.describe())
+
 # The stripped build has no .symtab: its objects came from .dynsym.
 with open(PROGS[4][1], "rb") as f:
     ok(b".symtab" not in f.read(), "stripped: no .symtab in the file")

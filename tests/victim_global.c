@@ -169,6 +169,25 @@ CASE(lib_reopen)
 	SITE(); ret = read(file_fd, p, bad ? 80 : k_lib);
 }
 
+/* A copy of the library (RWC_GLOBLIB_COPY), its objects read by a good
+ * call; then, with RWC_GLOBLIB_OTHER set, another file renamed over the
+ * copy before the mode's read: the object's name is no longer to be had
+ * from the file (its reports say the object without it). */
+CASE(lib_replaced)
+{
+	const char *path = getenv("RWC_GLOBLIB_COPY"), *other = getenv("RWC_GLOBLIB_OTHER");
+	void *h = path ? dlopen(path, RTLD_NOW) : NULL;
+	char *(*get)(void) = h ? (char *(*)(void))dlsym(h, "globlib_buffer") : NULL;
+	char *p;
+
+	if (!get || read(file_fd, get(), 40) != 10 || lseek(file_fd, 0, SEEK_SET) != 0 ||
+	    (other && rename(other, path) != 0))
+		exit(97);
+	p = get();
+	object("globlib_buf", p, 40);
+	SITE(); ret = read(file_fd, p, bad ? 80 : k_lib);
+}
+
 /* Static in every build: without .symtab no symbol covers it (no
  * verdict); with it, it is judged like the others. */
 static char hidden[16];
@@ -244,7 +263,7 @@ CASE(handler)
 
 static const struct victim_case cases[] = {
 	VCASE(bss), VCASE(data), VCASE(rows), VCASE(rodata), VCASE(readv), VCASE(warm), VCASE(lib),
-	VCASE(lib_reopen), VCASE(hidden), VCASE(zero), VCASE(tls), VCASE(handler), VCASE(overlap),
+	VCASE(lib_reopen), VCASE(lib_replaced), VCASE(hidden), VCASE(zero), VCASE(tls), VCASE(handler), VCASE(overlap),
 	VCASE(threads),
 };
 
