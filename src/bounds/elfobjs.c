@@ -235,7 +235,8 @@ static size_t from_tables(struct tables *t, struct rwc_gobj **out, struct rwc_el
 	long si = pick_table(t->sh, t->nsh);
 	const ElfW(Shdr) *sym, *str;
 	const ElfW(Sym) *syms;
-	size_t n = 0, nsym, dsym, room;
+	ElfW(Sym) *copy = NULL;
+	size_t n = 0, nsym, dsym = 0, room;
 	struct rwc_gobj *o;
 	struct stat st;
 
@@ -251,14 +252,22 @@ static size_t from_tables(struct tables *t, struct rwc_gobj **out, struct rwc_el
 	*nm = (struct rwc_elf_names){str->sh_offset, str->sh_size, st.st_dev, st.st_ino, (uint64_t)st.st_size,
 				     st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
 	syms = map_part(t->fd, sym->sh_offset, nsym * sizeof *syms, (uint64_t)st.st_size, &dsym);
+	if (!syms && (copy = take(nsym * sizeof *copy)) && /* a file that cannot be mapped: read */
+	    rd(t->fd, copy, nsym * sizeof *copy, sym->sh_offset) == 0)
+		syms = copy;
 	room = nsym * sizeof *o;
 	/* kept: its pages are touched only as far as objects are found */
-	if (syms && (o = rwc_elf_keep(room)) && (n = collect(t, syms, nsym, o)) > 0) {
-		n = rwc_gobj_sort_merge(o, n);
+	if (syms && (o = rwc_elf_keep(room))) {
+		n = collect(t, syms, nsym, o);
+		n = n ? rwc_gobj_sort_merge(o, n) : 0;
 		keep_trim(o, room, n * sizeof *o);
-		*out = o;
+		if (n)
+			*out = o;
 	}
-	unmap_part(syms, nsym * sizeof *syms, dsym);
+	if (copy)
+		give(copy);
+	else
+		unmap_part(syms, nsym * sizeof *syms, dsym);
 	return n;
 }
 
