@@ -8,7 +8,10 @@ module and the caller's line; the good twin gives none and the same
 result as without the library.  A row of a 2-D array read past the row
 but inside the array, a size-0 object, a TLS variable: never a report.
 A read from a signal handler before the program's objects are loaded:
-no verdict (a handler never loads), the same read after it: reported.
+no verdict (a handler never loads), the same read after it: reported;
+one after they are loaded: reported and named.  An object's name is read
+from the file when a report asks: named after a chdir (the file taken by
+its absolute name), not named once the file was replaced.
 The check off (RWCHECK_CHECKS=-global): no report."""
 import os
 import re
@@ -175,6 +178,24 @@ with tempfile.TemporaryDirectory() as d:
                "%s: the object named" % tag, (reg, text))
         r = run(PROGS[0][1], "lib_replaced", "good", env=env)
         ok(not r.reports and r.log == "", "%s good: no report" % tag, r.describe())
+
+# A name read where the report is made: in a signal handler (objects
+# loaded before it), and for a library opened by a relative name after
+# the program moved to another directory.
+for tag, prog in PROGS[:2]:
+    r = run(prog, "handler_named", "bad")
+    rep = r.reports[0] if len(r.reports) == 1 else {}
+    reg = rep.get("region", {})
+    ok(rep.get("problem") == "global-overflow" and reg.get("name") == "hdr" and reg.get("size") == 32 and
+       "`hdr` (32 bytes)" in rep.get("text", ""),
+       "%s handler_named bad: the handler's report names `hdr`" % tag, r.describe())
+    clean(prog, tag, "handler_named")
+    r = run(prog, "lib_chdir", "bad")
+    check_report(r, "%s lib_chdir bad" % tag, "read", "global-overflow", first=40, last=79)
+    reg = r.reports[0].get("region", {}) if r.reports else {}
+    ok(reg.get("name") == "globlib_buf" and reg.get("size") == 40,
+       "%s lib_chdir bad: named after a chdir (%s)" % (tag, reg.get("module")), reg)
+    clean(prog, tag, "lib_chdir")
 
 # The stripped build has no .symtab: its objects came from .dynsym.
 with open(PROGS[4][1], "rb") as f:

@@ -744,20 +744,27 @@ static void test_gobjs(void)
 			in[j].hi = in[j].lo + 1 + (r >> 4) % (t % 3 ? 8 : 60);
 			in[j].name = (const char *)(uintptr_t)(j + 1);
 		}
-		memcpy(out, in, n * sizeof *in);
-		k = rwc_gobj_sort_merge(out, n);
+		memcpy(out, in, n * sizeof *in); /* odd rounds: the heapsort alone */
+		k = t % 2 ? rwc_gobj_sort_merge_depth(out, n, 0) : rwc_gobj_sort_merge(out, n);
 		good += gobj_oracle(in, n, out, k);
 		for (size_t i = 0; i < k; i++) { /* the name of a symbol starting there */
 			size_t j = (uintptr_t)out[i].name - 1;
 			named &= j < n && in[j].lo == out[i].lo;
 		}
 	}
-	ok(good == rounds && named, "gobjs: %u random tables sorted and merged as the brute force says (%u)", rounds,
-	   good);
-	for (size_t j = 0; j < 20000; j++)
-		in[j] = (struct rwc_gobj){4096, 4096 + 8 + j % 5, NULL};
-	k = rwc_gobj_sort_merge(in, 20000);
-	ok(k == 1 && in[0].lo == 4096 && in[0].hi == 4096 + 12, "gobjs: 20,000 symbols at one address: one object");
+	ok(good == rounds && named,
+	   "gobjs: %u random tables sorted and merged as the brute force says, by introsort and by heapsort (%u)",
+	   rounds, good);
+	/* the sort's worst case: 5,000 copies of one symbol, then a few lower
+	 * ones the sort must bring to the front (past its depth limit, the
+	 * heapsort does) */
+	for (size_t j = 0; j < 5000; j++)
+		in[j] = (struct rwc_gobj){600, 610, NULL};
+	for (size_t j = 0; j < 12; j++)
+		in[5000 + j] = (struct rwc_gobj){(uintptr_t)(20 + 40 * j), (uintptr_t)(30 + 40 * j + j % 3), NULL};
+	memcpy(out, in, 5012 * sizeof *in);
+	k = rwc_gobj_sort_merge(out, 5012);
+	ok(k == 13 && gobj_oracle(in, 5012, out, k), "gobjs: 5,000 copies of one symbol and 12 below it: sorted (%zu)", k);
 	in[0] = (struct rwc_gobj){100, 116, "a"}, in[1] = (struct rwc_gobj){100, 132, "b"};
 	k = rwc_gobj_sort_merge(in, 2);
 	ok(k == 1 && in[0].hi == 132 && !strcmp(in[0].name, "b"), "gobjs: at one address, the larger symbol's name");

@@ -261,9 +261,47 @@ CASE(handler)
 	SITE(); ret = read(file_fd, hdr, bad ? 128 : k_hdr);
 }
 
+/* The program's objects loaded by a good read, then the mode's read from
+ * a signal handler: a handler may name an object it did not load. */
+CASE(handler_named)
+{
+	if (read(file_fd, hdr, k_hdr) != 10 || lseek(file_fd, 0, SEEK_SET) != 0)
+		exit(97);
+	object("hdr", hdr, sizeof hdr);
+	signal(SIGUSR1, on_usr1);
+	SITE(); raise(SIGUSR1);
+	ret = 0;
+}
+
+/* The library opened by a relative name (from its directory), read into
+ * well, then the program moves to / before the mode's read: the object
+ * is still named (its file was taken by its absolute name). */
+CASE(lib_chdir)
+{
+	const char *path = getenv("RWC_GLOBLIB");
+	char dir[4096];
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	void *h;
+	char *(*get)(void);
+	char *p, rel[4200];
+
+	if (!slash || (size_t)(slash - path) >= sizeof dir)
+		exit(97);
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	snprintf(rel, sizeof rel, ".%s", slash);
+	if (chdir(dir) != 0 || !(h = dlopen(rel, RTLD_NOW)) ||
+	    !(get = (char *(*)(void))dlsym(h, "globlib_buffer")) || read(file_fd, get(), 40) != 10 ||
+	    lseek(file_fd, 0, SEEK_SET) != 0 || chdir("/") != 0)
+		exit(97);
+	p = get();
+	object("globlib_buf", p, 40);
+	SITE(); ret = read(file_fd, p, bad ? 80 : k_lib);
+}
+
 static const struct victim_case cases[] = {
 	VCASE(bss), VCASE(data), VCASE(rows), VCASE(rodata), VCASE(readv), VCASE(warm), VCASE(lib),
-	VCASE(lib_reopen), VCASE(lib_replaced), VCASE(hidden), VCASE(zero), VCASE(tls), VCASE(handler), VCASE(overlap),
+	VCASE(lib_reopen), VCASE(lib_replaced), VCASE(hidden), VCASE(zero), VCASE(tls), VCASE(handler), VCASE(handler_named), VCASE(lib_chdir), VCASE(overlap),
 	VCASE(threads),
 };
 

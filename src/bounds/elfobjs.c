@@ -1,9 +1,10 @@
 /* elfobjs.c: a module's data objects from its ELF file (see elfobjs.h).
- * Reads the headers with pread() and maps the symbol and string tables
- * read-only while it reads them (no stdio, no libelf): a process touches
- * only the pages of the objects it keeps and their names, the tables'
- * pages coming from the page cache many at a fault; sorts and merges in
- * place.  Allocates: never in a signal
+ * Reads the file with pread() (no stdio, no libelf; not mapped: a file
+ * cut short meanwhile would raise SIGBUS in the program), the symbol table
+ * twice in chunks, to count and then to keep exactly its objects; sorts
+ * and merges in place; leaves the names in the file until a report asks
+ * (a process touches the pages of the objects it keeps, not of the
+ * string table).  Allocates: never in a signal
  * handler.  rwc_gobj_find is pure and async-signal-safe. */
 #include "config.h"
 
@@ -12,6 +13,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,10 +23,10 @@
 #include "frames/keepout.h"
 #include "mapview/mapview.h"
 #include "mapview/ownheap.h"
-#include "mapview/ownmap.h"
 #include "mapview/tcache.h"
 
 #define MAX_TABLE ((size_t)256 << 20) /* a symbol or string table larger: not read */
+#define CHUNK 2048                    /* symbols read at a time */
 
 /* The real pread: the library's own reads neither pass the checks nor
  * displace the program's buffers from the thread's cache of good ranges. */
@@ -102,6 +104,20 @@ static void keep_trim(void *p, size_t n, size_t used)
 	used = (used + 15) & ~(size_t)15;
 	if (part && (char *)p + n == part + A.kept && used <= n)
 		A.kept -= n - used;
+}
+
+/* Kept memory from the part for globals only (no own heap, no keepout:
+ * safe where a report runs, a signal handler's included); NULL when the
+ * part has no room. */
+static void *keep_in_part(size_t n)
+{
+	char *part = rwc_ownmem_part(RWC_OWN_GLOBALS);
+
+	n = (n + 15) & ~(size_t)15;
+	if (!part || n > RWC_OWN_GLOBALS_SIZE - A.kept - A.scratch)
+		return NULL;
+	A.kept += n;
+	return part + A.kept - n;
 }
 
 void rwc_elf_load_end(void)
@@ -185,90 +201,87 @@ struct tables {
 	size_t strsz; /* of the string table */
 };
 
-/* Collects the wanted symbols of the mapped table SYMS[0..nsym) into OBJ
- * (room for all of them), each name as its offset in the string table.
- * (tagged, gobjs.h).  Returns the count. */
-static size_t collect(const struct tables *t, const ElfW(Sym) *syms, size_t nsym, struct rwc_gobj *obj)
+/* Reads the symbol table SYM in chunks of CHUNK symbols into BUF and
+ * counts its wanted symbols; with OBJ, also writes the first CAP of them
+ * there, each name as its offset in the string table (tagged, gobjs.h).
+ * Returns the count, or SIZE_MAX when a read fails. */
+static size_t scan(const struct tables *t, const ElfW(Shdr) *sym, ElfW(Sym) *buf, struct rwc_gobj *obj, size_t cap)
 {
-	size_t k = 0;
+	size_t nsym = sym->sh_size / sizeof(ElfW(Sym)), k = 0;
 
-	for (size_t i = 0; i < nsym; i++) {
-		const ElfW(Sym) *s = &syms[i];
-		uintptr_t lo = t->bias + s->st_value;
+	for (size_t i = 0; i < nsym; i += CHUNK) {
+		size_t m = nsym - i < CHUNK ? nsym - i : CHUNK;
 
-		if (!wanted(s, t->sh, t->nsh) || lo < t->start || s->st_size > t->end - lo ||
-		    s->st_name >= t->strsz)
-			continue;
-		obj[k].lo = lo;
-		obj[k].hi = lo + s->st_size;
-		obj[k].name = (const char *)(RWC_GOBJ_OFFSET | s->st_name);
-		k++;
+		if (rd(t->fd, buf, m * sizeof *buf, sym->sh_offset + i * sizeof *buf) != 0)
+			return SIZE_MAX;
+		for (size_t j = 0; j < m; j++) {
+			const ElfW(Sym) *s = &buf[j];
+			uintptr_t lo = t->bias + s->st_value;
+
+			if (!wanted(s, t->sh, t->nsh) || lo < t->start || s->st_size > t->end - lo ||
+			    s->st_name >= t->strsz)
+				continue;
+			if (obj && k < cap)
+				obj[k] = (struct rwc_gobj){lo, lo + s->st_size, (const char *)(RWC_GOBJ_OFFSET | s->st_name)};
+			k++;
+		}
 	}
 	return k;
 }
 
-/* A read-only view of LEN bytes of the file at OFF (within its SIZE),
- * mapped and told to the map view: the pages come from the page cache,
- * many a fault, none of them the library's own memory. */
-static const void *map_part(int fd, uint64_t off, size_t len, uint64_t size, size_t *delta)
-{
-	const char *m;
-
-	*delta = (size_t)(off & 4095);
-	if (!len || off > size || len > size - off)
-		return NULL;
-	m = rwc_own_map_file(fd, off - *delta, len + *delta);
-	return m ? m + *delta : NULL;
-}
-
-static void unmap_part(const void *p, size_t len, size_t delta)
-{
-	if (p)
-		rwc_own_munmap((char *)(uintptr_t)p - delta, len + delta);
-}
-
-/* The symbol table's objects, given the section headers in T; the table
- * mapped while it is read.  Their names stay in the file (NM says where)
- * until a report asks for one (rwc_elf_name). */
+/* The symbol table's objects, given the section headers in T: read twice
+ * in chunks (a count, then the objects straight into kept memory of that
+ * size), sorted and merged there.  Their names stay in the file (NM says
+ * where) until a report asks for one (rwc_elf_name). */
 static size_t from_tables(struct tables *t, struct rwc_gobj **out, struct rwc_elf_names *nm)
 {
 	long si = pick_table(t->sh, t->nsh);
 	const ElfW(Shdr) *sym, *str;
-	const ElfW(Sym) *syms;
-	ElfW(Sym) *copy = NULL;
-	size_t n = 0, nsym, dsym = 0, room;
-	struct rwc_gobj *o;
+	struct rwc_gobj *o = NULL;
+	ElfW(Sym) *buf;
+	size_t n = 0, k;
 	struct stat st;
 
 	if (si < 0 || t->sh[si].sh_link >= t->nsh || fstat(t->fd, &st) != 0)
 		return 0;
 	sym = &t->sh[si];
 	str = &t->sh[sym->sh_link];
-	if (sym->sh_size > MAX_TABLE || str->sh_size > MAX_TABLE || str->sh_type != SHT_STRTAB ||
-	    str->sh_offset > (uint64_t)st.st_size || str->sh_size > (uint64_t)st.st_size - str->sh_offset)
+	if (sym->sh_size > MAX_TABLE || str->sh_size > MAX_TABLE || str->sh_type != SHT_STRTAB)
 		return 0;
-	nsym = sym->sh_size / sizeof(ElfW(Sym));
 	t->strsz = str->sh_size;
-	*nm = (struct rwc_elf_names){str->sh_offset, str->sh_size, st.st_dev, st.st_ino, (uint64_t)st.st_size,
-				     st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
-	syms = map_part(t->fd, sym->sh_offset, nsym * sizeof *syms, (uint64_t)st.st_size, &dsym);
-	if (!syms && (copy = take(nsym * sizeof *copy)) && /* a file that cannot be mapped: read */
-	    rd(t->fd, copy, nsym * sizeof *copy, sym->sh_offset) == 0)
-		syms = copy;
-	room = nsym * sizeof *o;
-	/* kept: its pages are touched only as far as objects are found */
-	if (syms && (o = rwc_elf_keep(room))) {
-		n = collect(t, syms, nsym, o);
-		n = n ? rwc_gobj_sort_merge(o, n) : 0;
-		keep_trim(o, room, n * sizeof *o);
-		if (n)
-			*out = o;
+	nm->off = str->sh_offset, nm->size = str->sh_size;
+	nm->dev = st.st_dev, nm->ino = st.st_ino, nm->fsize = (uint64_t)st.st_size;
+	nm->mtime_s = st.st_mtim.tv_sec, nm->mtime_ns = st.st_mtim.tv_nsec;
+	if (!(buf = take(CHUNK * sizeof *buf)))
+		return 0;
+	k = scan(t, sym, buf, NULL, 0);
+	if (k && k != SIZE_MAX && (o = rwc_elf_keep(k * sizeof *o)) && scan(t, sym, buf, o, k) == k) {
+		n = rwc_gobj_sort_merge(o, k);
+		*out = o;
 	}
-	if (copy)
-		give(copy);
-	else
-		unmap_part(syms, nsym * sizeof *syms, dsym);
+	if (o)
+		keep_trim(o, k * sizeof *o, n * sizeof *o);
+	give(buf);
 	return n;
+}
+
+/* The file open at FD by its absolute name (a module dlopen()ed by a
+ * relative one is still found after a chdir), in kept memory; else PATH. */
+static const char *file_of(int fd, const char *path)
+{
+	static char link[32], abs[4096]; /* (under the load lock) */
+	ssize_t len;
+	char *p;
+
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	len = REAL(readlink)(link, abs, sizeof abs);
+	if (len <= 0 || (size_t)len >= sizeof abs || abs[0] != '/')
+		return path;
+	if (!(p = rwc_elf_keep((size_t)len + 1)))
+		return path;
+	memcpy(p, abs, (size_t)len);
+	p[len] = '\0';
+	return p;
 }
 
 size_t rwc_elf_objects(const char *path, uintptr_t bias, uintptr_t start, uintptr_t end,
@@ -279,6 +292,7 @@ size_t rwc_elf_objects(const char *path, uintptr_t bias, uintptr_t start, uintpt
 	size_t n = 0;
 
 	*out = NULL;
+	*nm = (struct rwc_elf_names){.file = NULL};
 	if ((t.fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return 0;
 	if (rd(t.fd, &eh, sizeof eh, 0) == 0 && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
@@ -289,14 +303,16 @@ size_t rwc_elf_objects(const char *path, uintptr_t bias, uintptr_t start, uintpt
 			n = from_tables(&t, out, nm);
 		give(t.sh);
 	}
+	if (n)
+		nm->file = file_of(t.fd, path);
 	close(t.fd);
 	return n;
 }
 
-const char *rwc_elf_name(const char *path, const struct rwc_elf_names *nm, const char *name)
+const char *rwc_elf_name(const struct rwc_elf_names *nm, const char *name)
 {
 	uintptr_t off = (uintptr_t)name & ~RWC_GOBJ_OFFSET;
-	static char buf[4096]; /* (under the load lock) */
+	static char buf[4096]; /* (under the report lock) */
 	size_t want, len = 0;
 	struct stat st;
 	ssize_t got;
@@ -305,14 +321,14 @@ const char *rwc_elf_name(const char *path, const struct rwc_elf_names *nm, const
 
 	if (!((uintptr_t)name & RWC_GOBJ_OFFSET))
 		return name;
-	if (off >= nm->size || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (!nm->file || off >= nm->size || (fd = open(nm->file, O_RDONLY | O_CLOEXEC)) < 0)
 		return NULL;
 	want = nm->size - off < sizeof buf ? (size_t)(nm->size - off) : sizeof buf;
 	if (fstat(fd, &st) == 0 && st.st_dev == nm->dev && st.st_ino == nm->ino &&
 	    (uint64_t)st.st_size == nm->fsize && st.st_mtim.tv_sec == nm->mtime_s &&
 	    st.st_mtim.tv_nsec == nm->mtime_ns &&
 	    (got = REAL(pread)(fd, buf, want, (off_t)(nm->off + off))) > 0 &&
-	    (len = strnlen(buf, (size_t)got)) < (size_t)got && (p = rwc_elf_keep(len + 1)))
+	    (len = strnlen(buf, (size_t)got)) < (size_t)got && (p = keep_in_part(len + 1)))
 		memcpy(p, buf, len + 1);
 	close(fd);
 	return p;

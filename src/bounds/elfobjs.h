@@ -33,16 +33,18 @@ size_t rwc_elf_objects(const char *path, uintptr_t bias, uintptr_t start, uintpt
 /* Where the objects' names are: the string table of the file, as the
  * file was when they were read. */
 struct rwc_elf_names {
+	const char *file;         /* its absolute name (kept memory), or as given */
 	uint64_t off, size;       /* the string table in the file */
 	uint64_t dev, ino, fsize; /* the file */
 	int64_t mtime_s, mtime_ns;
 };
 
 /* The name NAME of an object of rwc_elf_objects: as it is, or when it is
- * still an offset (RWC_GOBJ_OFFSET) read from the file PATH (the one
- * read then: the same file, size and time) into kept memory; NULL when
- * not to be had (a name of 4 KiB or more included).  Under the load lock
- * (a report's); ends like a load, with rwc_elf_load_end. */
-const char *rwc_elf_name(const char *path, const struct rwc_elf_names *nm, const char *name);
+ * still an offset (RWC_GOBJ_OFFSET) read from NM's file (the one read
+ * then: the same file, size and time) into kept memory; NULL when not to
+ * be had (a name of 4 KiB or more included).  No allocation but the part
+ * for globals, no lock of its own: under the report lock (rwc_libs_lock),
+ * a signal handler's too. */
+const char *rwc_elf_name(const struct rwc_elf_names *nm, const char *name);
 
 #endif

@@ -32,7 +32,6 @@ struct gmod {
 	const struct link_map *map; /* its link map ... */
 	const char *lname;          /* ... with this l_name (a copy) */
 	const char *path;           /* the file, for reports */
-	const char *file;           /* the file as opened (the main program's: /proc/self/exe) */
 	struct rwc_gobj *obj;       /* sorted; NULL: none known */
 	size_t n;
 	struct rwc_elf_names names; /* where their names are */
@@ -197,9 +196,9 @@ static void load(const struct dl_find_object *d)
 		   (size_t)len < sizeof exe) {
 		m->path = dup_own(exe, (size_t)len); /* the main program */
 	}
-	m->file = name[0] ? m->path : "/proc/self/exe";
 	if (m->path)
-		m->n = rwc_elf_objects(m->file, lm->l_addr, m->start, m->end, &m->obj, &m->names);
+		m->n = rwc_elf_objects(name[0] ? m->path : "/proc/self/exe", lm->l_addr, m->start, m->end,
+				       &m->obj, &m->names);
 	__atomic_store_n(&nmods, n + 1, __ATOMIC_RELEASE); /* failed too: not tried again */
 }
 
@@ -209,18 +208,20 @@ static void load_on(void *d)
 }
 
 /* The name of M's object I, read from the file the first time a report
- * asks (elfobjs.h; under the load lock), then kept in its place. */
+ * asks (elfobjs.h; under the report lock, which a signal handler may take
+ * too), then kept in its place: the name, or NULL when it was not to be
+ * had (not asked again). */
 static const char *name_of(const struct gmod *m, long i)
 {
 	const char **at = &m->obj[i].name, *name = __atomic_load_n(at, __ATOMIC_ACQUIRE);
 
-	if (!((uintptr_t)name & RWC_GOBJ_OFFSET) || !rwc_load_lock())
-		return (uintptr_t)name & RWC_GOBJ_OFFSET ? NULL : name;
-	name = rwc_elf_name(m->file, &m->names, __atomic_load_n(at, __ATOMIC_ACQUIRE));
-	if (name)
-		__atomic_store_n(at, name, __ATOMIC_RELEASE);
-	rwc_elf_load_end();
-	rwc_load_unlock();
+	if (!((uintptr_t)name & RWC_GOBJ_OFFSET))
+		return name;
+	if (!rwc_libs_lock())
+		return NULL;
+	name = rwc_elf_name(&m->names, __atomic_load_n(at, __ATOMIC_ACQUIRE));
+	__atomic_store_n(at, name, __ATOMIC_RELEASE);
+	rwc_libs_unlock();
 	return name;
 }
 

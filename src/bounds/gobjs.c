@@ -78,11 +78,11 @@ static void sort(struct rwc_gobj *o, size_t n, int depth)
 	insertion(o, n);
 }
 
-size_t rwc_gobj_sort_merge(struct rwc_gobj *o, size_t n)
+size_t rwc_gobj_sort_merge_depth(struct rwc_gobj *o, size_t n, int depth)
 {
 	size_t k = 0;
 
-	sort(o, n, 2 * (64 - __builtin_clzll((unsigned long long)n | 1)));
+	sort(o, n, depth);
 	for (size_t i = 0; i < n; i++) {
 		if (k && o[i].lo < o[k - 1].hi) {
 			if (o[i].hi > o[k - 1].hi)
@@ -92,6 +92,11 @@ size_t rwc_gobj_sort_merge(struct rwc_gobj *o, size_t n)
 		o[k++] = o[i];
 	}
 	return k;
+}
+
+size_t rwc_gobj_sort_merge(struct rwc_gobj *o, size_t n)
+{
+	return rwc_gobj_sort_merge_depth(o, n, 2 * (64 - __builtin_clzll((unsigned long long)n | 1)));
 }
 
 long rwc_gobj_find(const struct rwc_gobj *obj, size_t n, uintptr_t a, uintptr_t start,

@@ -21,6 +21,9 @@ struct rwc_gobj {
  * covering it says); the kept one keeps its name.  Returns the count
  * kept, O[0..count) sorted and disjoint.  Allocates nothing. */
 size_t rwc_gobj_sort_merge(struct rwc_gobj *o, size_t n);
+/* The same with the quicksort's depth limit DEPTH (0: heapsort only);
+ * rwc_gobj_sort_merge's is twice log2(n). */
+size_t rwc_gobj_sort_merge_depth(struct rwc_gobj *o, size_t n, int depth);
 
 /* The index of the object that holds A in the sorted OBJ[0..n), or -1;
  * then [*gap_lo, *gap_hi) is the run without objects around A (clipped

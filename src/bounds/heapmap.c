@@ -126,6 +126,7 @@ static void record_request(struct rwc_hm_leaf *l, uintptr_t p, size_t req, size_
  * bytes at least, so two live blocks never share one; a freed block's
  * word is shared only once its memory is another block's. */
 #define SITE_INDEX(g) ((g) >> (RWC_HM_SITE_SHIFT - 4))
+_Static_assert(sizeof(size_t) == 8, "a site word per 32 bytes needs glibc's 64-bit MINSIZE of 32");
 static inline __attribute__((always_inline)) uint32_t *site_word(struct rwc_hm_leaf *l, size_t g, int make)
 {
 	uint32_t *s = __atomic_load_n(&l->sites, __ATOMIC_ACQUIRE);

@@ -19,16 +19,6 @@ void *rwc_own_mmap(size_t len)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-const void *rwc_own_map_file(int fd, off_t off, size_t len)
-{
-	int e = errno;
-	void *p = REAL(mmap)(NULL, len, PROT_READ, MAP_PRIVATE, fd, off);
-
-	rwc_watch_mmap(p, len, PROT_READ, MAP_PRIVATE);
-	errno = e;
-	return p == MAP_FAILED ? NULL : p;
-}
-
 void rwc_own_munmap(void *p, size_t len)
 {
 	int e = errno;

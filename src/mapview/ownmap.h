@@ -5,7 +5,6 @@
 #define RWC_OWNMAP_H
 
 #include <stddef.h>
-#include <sys/types.h>
 
 #include "base/common.h"
 
@@ -13,11 +12,6 @@
  * cost only when touched), known to the view; NULL when the kernel
  * refuses.  Leaves errno alone. */
 void *rwc_own_mmap(size_t len);
-
-/* LEN bytes of the file FD from OFF (a multiple of the page size),
- * mapped private and read-only, known to the view (given back with
- * rwc_own_munmap); NULL when the kernel refuses.  Leaves errno alone. */
-const void *rwc_own_map_file(int fd, off_t off, size_t len);
 
 /* Gives back LEN bytes at P from rwc_own_mmap, and tells the view. */
 void rwc_own_munmap(void *p, size_t len);
