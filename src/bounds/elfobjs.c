@@ -109,15 +109,21 @@ static void keep_trim(void *p, size_t n, size_t used)
 /* Kept memory from the part for globals only (no own heap, no keepout:
  * safe where a report runs, a signal handler's included); NULL when the
  * part has no room. */
-static void *keep_in_part(size_t n)
+static int fits_in_part(size_t n)
 {
 	char *part = rwc_ownmem_part(RWC_OWN_GLOBALS);
 
 	n = (n + 15) & ~(size_t)15;
-	if (!part || n > RWC_OWN_GLOBALS_SIZE - A.kept - A.scratch)
+	return part && n <= RWC_OWN_GLOBALS_SIZE - A.kept - A.scratch;
+}
+
+static void *keep_in_part(size_t n)
+{
+	if (!fits_in_part(n))
 		return NULL;
+	n = (n + 15) & ~(size_t)15;
 	A.kept += n;
-	return part + A.kept - n;
+	return rwc_ownmem_part(RWC_OWN_GLOBALS) + A.kept - n;
 }
 
 void rwc_elf_load_end(void)
@@ -229,9 +235,10 @@ static size_t scan(const struct tables *t, const ElfW(Shdr) *sym, ElfW(Sym) *buf
 	return k;
 }
 
-/* The symbol table's objects, given the section headers in T: read twice
- * in chunks (a count, then the objects straight into kept memory of that
- * size), sorted and merged there.  Their names stay in the file (NM says
+/* The symbol table's objects, given the section headers in T: read in
+ * chunks straight into kept memory (room for every symbol where the part
+ * for globals has it, then trimmed; else a count first and exactly that
+ * room), sorted and merged there.  Their names stay in the file (NM says
  * where) until a report asks for one (rwc_elf_name). */
 static size_t from_tables(struct tables *t, struct rwc_gobj **out, struct rwc_elf_names *nm)
 {
@@ -239,7 +246,7 @@ static size_t from_tables(struct tables *t, struct rwc_gobj **out, struct rwc_el
 	const ElfW(Shdr) *sym, *str;
 	struct rwc_gobj *o = NULL;
 	ElfW(Sym) *buf;
-	size_t n = 0, k;
+	size_t n = 0, k, room, nsym;
 	struct stat st;
 
 	if (si < 0 || t->sh[si].sh_link >= t->nsh || fstat(t->fd, &st) != 0)
@@ -249,18 +256,27 @@ static size_t from_tables(struct tables *t, struct rwc_gobj **out, struct rwc_el
 	if (sym->sh_size > MAX_TABLE || str->sh_size > MAX_TABLE || str->sh_type != SHT_STRTAB)
 		return 0;
 	t->strsz = str->sh_size;
+	nsym = sym->sh_size / sizeof(ElfW(Sym));
 	nm->off = str->sh_offset, nm->size = str->sh_size;
 	nm->dev = st.st_dev, nm->ino = st.st_ino, nm->fsize = (uint64_t)st.st_size;
 	nm->mtime_s = st.st_mtim.tv_sec, nm->mtime_ns = st.st_mtim.tv_nsec;
 	if (!(buf = take(CHUNK * sizeof *buf)))
 		return 0;
-	k = scan(t, sym, buf, NULL, 0);
-	if (k && k != SIZE_MAX && (o = rwc_elf_keep(k * sizeof *o)) && scan(t, sym, buf, o, k) == k) {
+	if (fits_in_part(nsym * sizeof *o)) { /* one pass: room for every symbol, trimmed */
+		o = rwc_elf_keep(nsym * sizeof *o);
+		k = o ? scan(t, sym, buf, o, nsym) : 0;
+		room = nsym;
+	} else { /* a count first, then exactly that room */
+		k = room = scan(t, sym, buf, NULL, 0);
+		if (k && k != SIZE_MAX && (o = rwc_elf_keep(k * sizeof *o)) && scan(t, sym, buf, o, k) != k)
+			k = SIZE_MAX;
+	}
+	if (o && k && k != SIZE_MAX && k <= room) {
 		n = rwc_gobj_sort_merge(o, k);
 		*out = o;
 	}
 	if (o)
-		keep_trim(o, k * sizeof *o, n * sizeof *o);
+		keep_trim(o, room * sizeof *o, n * sizeof *o);
 	give(buf);
 	return n;
 }

@@ -45,13 +45,15 @@ static void heapsort(struct rwc_gobj *o, size_t n)
 	}
 }
 
-/* Introsort (allocates nothing): quicksort, the median of three as the
- * pivot, the smaller side by recursion and the larger by the loop; past
- * DEPTH levels (keys alike, a file made to be slow) heapsort. */
+/* Introsort (allocates nothing): quicksort with the median of three as
+ * the pivot and Hoare's partition (which stops at keys equal to it: a run
+ * of alike keys splits in halves), the smaller side by recursion and the
+ * larger by the loop; past DEPTH levels (a file made to be slow)
+ * heapsort. */
 static void sort(struct rwc_gobj *o, size_t n, int depth)
 {
 	while (n > 16) {
-		size_t mid = n / 2, i = 0;
+		size_t mid = n / 2, i = 0, j = n;
 
 		if (depth-- == 0) {
 			heapsort(o, n);
@@ -61,18 +63,25 @@ static void sort(struct rwc_gobj *o, size_t n, int depth)
 			swap(&o[mid], &o[0]);
 		if (before(&o[n - 1], &o[0]))
 			swap(&o[n - 1], &o[0]);
-		if (before(&o[mid], &o[n - 1]))
-			swap(&o[mid], &o[n - 1]); /* o[n-1]: the median */
-		for (size_t j = 0; j < n - 1; j++)
-			if (before(&o[j], &o[n - 1]))
-				swap(&o[i++], &o[j]);
-		swap(&o[i], &o[n - 1]); /* o[0..i) before the pivot at i */
-		if (i < n - 1 - i) {
-			sort(o, i, depth);
-			o += i + 1, n -= i + 1;
+		if (before(&o[n - 1], &o[mid]))
+			swap(&o[n - 1], &o[mid]);
+		swap(&o[0], &o[mid]); /* the median, at 0 */
+		for (;;) {
+			while (before(&o[++i], &o[0]) && i < n - 1)
+				;
+			while (before(&o[0], &o[--j]) && j > 0)
+				;
+			if (i >= j)
+				break;
+			swap(&o[i], &o[j]);
+		}
+		swap(&o[0], &o[j]); /* o[0..j) not after the pivot at j, o(j..n) not before */
+		if (j < n - 1 - j) {
+			sort(o, j, depth);
+			o += j + 1, n -= j + 1;
 		} else {
-			sort(o + i + 1, n - 1 - i, depth);
-			n = i;
+			sort(o + j + 1, n - 1 - j, depth);
+			n = j;
 		}
 	}
 	insertion(o, n);
