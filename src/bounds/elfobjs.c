@@ -123,7 +123,7 @@ static void *keep_in_part(size_t n)
 		return NULL;
 	n = (n + 15) & ~(size_t)15;
 	A.kept += n;
-	return rwc_ownmem_part(RWC_OWN_GLOBALS) + A.kept - n;
+	return (char *)rwc_ownmem_part(RWC_OWN_GLOBALS) + A.kept - n;
 }
 
 void rwc_elf_load_end(void)
