@@ -188,7 +188,7 @@ for tag, prog in PROGS[:2]:
     reg = rep.get("region", {})
     ok(rep.get("problem") == "global-overflow" and reg.get("name") == "hdr" and reg.get("size") == 32 and
        "`hdr` (32 bytes)" in rep.get("text", ""),
-       "%s handler_named bad: the handler's report names `hdr`" % tag, r.describe())
+       "%s handler_named bad: the handler's report (on an 8 KiB alternate stack) names `hdr`" % tag, r.describe())
     clean(prog, tag, "handler_named")
     r = run(prog, "lib_chdir", "bad")
     check_report(r, "%s lib_chdir bad" % tag, "read", "global-overflow", first=40, last=79)

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -262,13 +263,19 @@ CASE(handler)
 }
 
 /* The program's objects loaded by a good read, then the mode's read from
- * a signal handler: a handler may name an object it did not load. */
+ * a signal handler on an 8 KiB alternate stack with a guard page below
+ * it: a handler may name an object it did not load, without running
+ * off its small stack. */
 CASE(handler_named)
 {
-	if (read(file_fd, hdr, k_hdr) != 10 || lseek(file_fd, 0, SEEK_SET) != 0)
+	char *stk = mmap(NULL, 4096 + 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	stack_t ss = {.ss_sp = stk + 4096, .ss_size = 8192};
+	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_ONSTACK};
+
+	if (stk == MAP_FAILED || mprotect(stk, 4096, PROT_NONE) != 0 || sigaltstack(&ss, NULL) != 0 ||
+	    sigaction(SIGUSR1, &sa, NULL) != 0 || read(file_fd, hdr, k_hdr) != 10 || lseek(file_fd, 0, SEEK_SET) != 0)
 		exit(97);
 	object("hdr", hdr, sizeof hdr);
-	signal(SIGUSR1, on_usr1);
 	SITE(); raise(SIGUSR1);
 	ret = 0;
 }

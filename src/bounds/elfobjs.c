@@ -11,6 +11,7 @@
 #include "bounds/elfobjs.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
@@ -104,6 +105,8 @@ static void keep_trim(void *p, size_t n, size_t used)
 	used = (used + 15) & ~(size_t)15;
 	if (part && (char *)p + n == part + A.kept && used <= n)
 		A.kept -= n - used;
+	else if (!used)
+		give(p); /* a block of the own heap, not used */
 }
 
 /* Kept memory from the part for globals only (no own heap, no keepout:
@@ -282,13 +285,17 @@ static size_t from_tables(struct tables *t, struct rwc_gobj **out, struct rwc_el
 }
 
 /* The file open at FD by its absolute name (a module dlopen()ed by a
- * relative one is still found after a chdir), in kept memory; else PATH. */
+ * relative one is still found after a chdir), in kept memory; else PATH
+ * (and /proc/self/exe as it is: the running program's file, deleted or
+ * rebuilt since or not). */
 static const char *file_of(int fd, const char *path)
 {
 	static char link[32], abs[4096]; /* (under the load lock) */
 	ssize_t len;
 	char *p;
 
+	if (strcmp(path, "/proc/self/exe") == 0)
+		return path; /* the running program, even deleted or rebuilt since */
 	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
 	len = REAL(readlink)(link, abs, sizeof abs);
 	if (len <= 0 || (size_t)len >= sizeof abs || abs[0] != '/')
@@ -325,27 +332,38 @@ size_t rwc_elf_objects(const char *path, uintptr_t bias, uintptr_t start, uintpt
 	return n;
 }
 
-const char *rwc_elf_name(const struct rwc_elf_names *nm, const char *name)
+const char *rwc_elf_name(const struct rwc_elf_names *nm, const char *name, int *again)
 {
 	uintptr_t off = (uintptr_t)name & ~RWC_GOBJ_OFFSET;
 	static char buf[4096]; /* (under the report lock) */
-	size_t want, len = 0;
+	size_t want, len;
 	struct stat st;
 	ssize_t got;
 	char *p = NULL;
 	int fd;
 
+	*again = 0;
 	if (!((uintptr_t)name & RWC_GOBJ_OFFSET))
 		return name;
-	if (!nm->file || off >= nm->size || (fd = open(nm->file, O_RDONLY | O_CLOEXEC)) < 0)
+	if (!nm->file || off >= nm->size)
 		return NULL;
+	if ((fd = open(nm->file, O_RDONLY | O_CLOEXEC)) < 0) {
+		*again = errno != ENOENT && errno != ENOTDIR; /* (EMFILE, EINTR...: may pass) */
+		return NULL;
+	}
 	want = nm->size - off < sizeof buf ? (size_t)(nm->size - off) : sizeof buf;
-	if (fstat(fd, &st) == 0 && st.st_dev == nm->dev && st.st_ino == nm->ino &&
-	    (uint64_t)st.st_size == nm->fsize && st.st_mtim.tv_sec == nm->mtime_s &&
-	    st.st_mtim.tv_nsec == nm->mtime_ns &&
-	    (got = REAL(pread)(fd, buf, want, (off_t)(nm->off + off))) > 0 &&
-	    (len = strnlen(buf, (size_t)got)) < (size_t)got && (p = keep_in_part(len + 1)))
-		memcpy(p, buf, len + 1);
+	if (fstat(fd, &st) != 0) {
+		*again = 1;
+	} else if (st.st_dev == nm->dev && st.st_ino == nm->ino && (uint64_t)st.st_size == nm->fsize &&
+		   st.st_mtim.tv_sec == nm->mtime_s && st.st_mtim.tv_nsec == nm->mtime_ns) {
+		got = REAL(pread)(fd, buf, want, (off_t)(nm->off + off));
+		if (got < 0)
+			*again = 1;
+		for (len = 0; got > 0 && len < (size_t)got && buf[len]; len++) /* (no call: a small stack) */
+			;
+		if (got > 0 && len < (size_t)got && (p = keep_in_part(len + 1)))
+			memcpy(p, buf, len + 1);
+	}
 	close(fd);
 	return p;
 }

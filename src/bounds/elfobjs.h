@@ -42,9 +42,10 @@ struct rwc_elf_names {
 /* The name NAME of an object of rwc_elf_objects: as it is, or when it is
  * still an offset (RWC_GOBJ_OFFSET) read from NM's file (the one read
  * then: the same file, size and time) into kept memory; NULL when not to
- * be had (a name of 4 KiB or more included).  No allocation but the part
- * for globals, no lock of its own: under the report lock (rwc_libs_lock),
- * a signal handler's too. */
-const char *rwc_elf_name(const struct rwc_elf_names *nm, const char *name);
+ * be had (a name of 4 KiB or more included), with *AGAIN 1 when that may
+ * pass (no descriptor left, an interrupted or failed read).  No
+ * allocation but the part for globals, no lock of its own: under the
+ * report lock (rwc_libs_lock), a signal handler's too. */
+const char *rwc_elf_name(const struct rwc_elf_names *nm, const char *name, int *again);
 
 #endif

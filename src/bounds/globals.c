@@ -15,6 +15,7 @@
 
 #include "bounds/elfobjs.h"
 #include "base/context.h"
+#include "base/ownmem.h"
 #include "frames/ownstack.h"
 #include "base/real.h"
 
@@ -207,22 +208,43 @@ static void load_on(void *d)
 	load(d);
 }
 
+struct name_ask {
+	const struct rwc_elf_names *nm;
+	const char *name;
+	int again;
+};
+
+static void name_on(void *arg)
+{
+	struct name_ask *q = arg;
+
+	q->name = rwc_elf_name(q->nm, q->name, &q->again);
+}
+
 /* The name of M's object I, read from the file the first time a report
  * asks (elfobjs.h; under the report lock, which a signal handler may take
- * too), then kept in its place: the name, or NULL when it was not to be
- * had (not asked again). */
+ * too, on the library's own stack), then kept in its place: the name, or
+ * NULL when it is not to be had (not asked again; a failure that may
+ * pass, such as no descriptor left, is asked again next time).  Not in a
+ * vfork child (the parent's lock and memory), nor before the library's
+ * memory is at hand. */
 static const char *name_of(const struct gmod *m, long i)
 {
 	const char **at = &m->obj[i].name, *name = __atomic_load_n(at, __ATOMIC_ACQUIRE);
+	struct name_ask q = {&m->names, NULL, 0};
 
 	if (!((uintptr_t)name & RWC_GOBJ_OFFSET))
 		return name;
-	if (!rwc_libs_lock())
+	if (rwc_ownmem_get() <= 0 || rwc_in_vfork_child() || !rwc_libs_lock())
 		return NULL;
-	name = rwc_elf_name(&m->names, __atomic_load_n(at, __ATOMIC_ACQUIRE));
-	__atomic_store_n(at, name, __ATOMIC_RELEASE);
+	q.name = __atomic_load_n(at, __ATOMIC_ACQUIRE);
+	if ((uintptr_t)q.name & RWC_GOBJ_OFFSET) {
+		rwc_on_own_stack(name_on, &q);
+		if (q.name || !q.again)
+			__atomic_store_n(at, q.name, __ATOMIC_RELEASE);
+	}
 	rwc_libs_unlock();
-	return name;
+	return q.name;
 }
 
 /* The object after OBJ[i] when the range up to HI reaches into it. */
