@@ -1,10 +1,9 @@
 /* elfobjs.c: a module's data objects from its ELF file (see elfobjs.h).
  * Reads the file with pread() (no stdio, no libelf; not mapped: a file
  * cut short meanwhile would raise SIGBUS in the program), the symbol table
- * twice in chunks, to count and then to keep exactly its objects; sorts
- * and merges in place; leaves the names in the file until a report asks
- * (a process touches the pages of the objects it keeps, not of the
- * string table).  Allocates: never in a signal
+ * in chunks straight into kept memory; sorts and merges in place; leaves
+ * the names in the file until a report asks (a process touches the pages
+ * of the objects it keeps, not of the string table).  Allocates: never in a signal
  * handler.  rwc_gobj_find is pure and async-signal-safe. */
 #include "config.h"
 
@@ -54,26 +53,46 @@ static struct {
 	int kept_out;         /* this load holds the program's holes */
 } A;
 
-static void *alloc(size_t n, int keep)
+static size_t round16(size_t n)
+{
+	return (n + 15) & ~(size_t)15;
+}
+
+/* N bytes (rounded to 16) fit in what the part has left. */
+static int fits_in_part(size_t n)
+{
+	return rwc_ownmem_part(RWC_OWN_GLOBALS) && round16(n) <= RWC_OWN_GLOBALS_SIZE - A.kept - A.scratch;
+}
+
+/* N bytes of the part, kept (KEEP) or scratch; NULL when it has no room
+ * (nothing else is tried: no own heap, no keepout, so safe where a report
+ * runs, a signal handler's included). */
+static void *from_part(size_t n, int keep)
 {
 	char *part = rwc_ownmem_part(RWC_OWN_GLOBALS);
 
-	n = (n + 15) & ~(size_t)15;
-	if (!n)
+	if (!n || !fits_in_part(n))
 		return NULL;
-	if (part && n <= RWC_OWN_GLOBALS_SIZE - A.kept - A.scratch) {
-		if (keep) {
-			A.kept += n;
-			return part + A.kept - n;
-		}
-		A.scratch += n;
-		return part + RWC_OWN_GLOBALS_SIZE - A.scratch;
+	n = round16(n);
+	if (keep) {
+		A.kept += n;
+		return part + A.kept - n;
 	}
+	A.scratch += n;
+	return part + RWC_OWN_GLOBALS_SIZE - A.scratch;
+}
+
+static void *alloc(size_t n, int keep)
+{
+	void *p = from_part(n, keep);
+
+	if (p || !n)
+		return p;
 	if (!A.kept_out) {
 		rwc_keepout_begin();
 		A.kept_out = 1;
 	}
-	return rwc_ownheap_alloc(n, 16);
+	return rwc_ownheap_alloc(round16(n), 16);
 }
 
 static void *take(size_t n)
@@ -95,38 +114,18 @@ void *rwc_elf_keep(size_t n)
 	return alloc(n, 1);
 }
 
-/* The last kept block P of N bytes now takes USED: the rest goes back
- * (a block of the own heap stays as it is). */
+/* The last kept block P of N bytes now takes USED: the rest of the part
+ * goes back; a block of the own heap stays as it is, or goes when unused. */
 static void keep_trim(void *p, size_t n, size_t used)
 {
 	char *part = rwc_ownmem_part(RWC_OWN_GLOBALS);
 
-	n = (n + 15) & ~(size_t)15;
-	used = (used + 15) & ~(size_t)15;
+	n = round16(n);
+	used = round16(used);
 	if (part && (char *)p + n == part + A.kept && used <= n)
 		A.kept -= n - used;
 	else if (!used)
-		give(p); /* a block of the own heap, not used */
-}
-
-/* Kept memory from the part for globals only (no own heap, no keepout:
- * safe where a report runs, a signal handler's included); NULL when the
- * part has no room. */
-static int fits_in_part(size_t n)
-{
-	char *part = rwc_ownmem_part(RWC_OWN_GLOBALS);
-
-	n = (n + 15) & ~(size_t)15;
-	return part && n <= RWC_OWN_GLOBALS_SIZE - A.kept - A.scratch;
-}
-
-static void *keep_in_part(size_t n)
-{
-	if (!fits_in_part(n))
-		return NULL;
-	n = (n + 15) & ~(size_t)15;
-	A.kept += n;
-	return (char *)rwc_ownmem_part(RWC_OWN_GLOBALS) + A.kept - n;
+		give(p);
 }
 
 void rwc_elf_load_end(void)
@@ -274,7 +273,7 @@ static size_t from_tables(struct tables *t, struct rwc_gobj **out, struct rwc_el
 		if (k && k != SIZE_MAX && (o = rwc_elf_keep(k * sizeof *o)) && scan(t, sym, buf, o, k) != k)
 			k = SIZE_MAX;
 	}
-	if (o && k && k != SIZE_MAX && k <= room) {
+	if (o && k && k != SIZE_MAX) {
 		n = rwc_gobj_sort_merge(o, k);
 		*out = o;
 	}
@@ -359,9 +358,9 @@ const char *rwc_elf_name(const struct rwc_elf_names *nm, const char *name, int *
 		got = REAL(pread)(fd, buf, want, (off_t)(nm->off + off));
 		if (got < 0)
 			*again = 1;
-		for (len = 0; got > 0 && len < (size_t)got && buf[len]; len++) /* (no call: a small stack) */
+		for (len = 0; got > 0 && len < (size_t)got && buf[len]; len++) /* (strnlen, without its first lazy binding) */
 			;
-		if (got > 0 && len < (size_t)got && (p = keep_in_part(len + 1)))
+		if (got > 0 && len < (size_t)got && (p = from_part(len + 1, 1)))
 			memcpy(p, buf, len + 1);
 	}
 	close(fd);
