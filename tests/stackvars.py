@@ -39,6 +39,8 @@ CASES = {
     "callee": ("line", "char [32]", 32, 0, 80, 1, "c_callee", "char line[32];", ("other", "char other[64]")),
     "block": ("blk", "char [24]", 24, 0, 50, 0, "c_block", "char blk[24];", None),
     "inlined": ("ib", "char [32]", 32, 0, 100, 0, "inl_read", "char ib[32];", None),
+    "shared": ("hdr", "char [16]", 16, 0, 20, 0, "c_shared", "char hdr[16];", ("body", "char body[64]")),
+    "inlshared": ("small", "char [16]", 16, 0, 17, 0, "inl_small", "char small[16];", ("grid", "char grid[48]")),
     "aligned": ("al", "char [32]", 32, 0, 48, 0, "c_aligned", "char al[32] __attribute__((aligned(64)));", None),
 }
 
@@ -87,8 +89,10 @@ def variable_bad(prog, tag, case, fortified):
         ok(int(reg.get("start", "0"), 16) == a[name], "%s: the variable's address is the program's &%s" % (what, name),
            (reg, a))
     decl_text = ctype.replace(" [", " %s[" % name) if "[" in ctype else "%s %s" % (ctype, name)
-    words = "bytes %d..%d of buf run past `%s` (victim_stackvar.c:%d) in frame #%d %s" % (
-        size - off, count - 1, decl_text, want["decl_line"], frame, func)
+    first = size - off
+    span = "byte %d of buf runs" % first if first == count - 1 else "bytes %d..%d of buf run" % (first, count - 1)
+    words = "%s past `%s` (victim_stackvar.c:%d) in frame #%d %s" % (
+        span, decl_text, want["decl_line"], frame, func)
     if into:
         words += ", into `%s`" % near[1]
     ok(rep.get("message") == words and words in rep.get("text", ""),

@@ -150,6 +150,44 @@ static inline __attribute__((always_inline)) void inl_read(void)
 
 static NOINLINE void c_inlined(void) { inl_read(); }
 
+/* At -O2 GCC gives a block's array and an array the function declares
+ * after the block one slot (their lives do not meet): at the call the
+ * block's is the one in scope. */
+static NOINLINE void c_shared(void)
+{
+	ret = -2;
+	if (file_fd >= 0) {
+		char hdr[16];
+
+		VAR(hdr);
+		SITE(); ret = read(file_fd, hdr, bad ? 20 : 16);
+		KEEP(hdr);
+	}
+	char body[64];
+
+	VAR(body);
+	KEEP(body);
+}
+
+/* The same with an inlined callee's local and its caller's later array. */
+static inline __attribute__((always_inline)) void inl_small(void)
+{
+	char small[16];
+
+	VAR(small);
+	SITE(); ret = read(file_fd, small, bad ? 17 : 16);
+	KEEP(small);
+}
+
+static NOINLINE void c_inlshared(void)
+{
+	inl_small();
+	char grid[48];
+
+	VAR(grid);
+	KEEP(grid);
+}
+
 /* Over-aligned: at -O2 located from the sp (DW_OP_breg7), not the cfa. */
 static NOINLINE void c_aligned(void)
 {
@@ -222,7 +260,7 @@ static NOINLINE void c_firstchecks(void)
 
 static const struct victim_case cases[] = {
 	VCASE(locals), VCASE(member), VCASE(param), VCASE(param_down), VCASE(callee), VCASE(block),
-	VCASE(inlined), VCASE(aligned), VCASE(alloca), VCASE(vla), VCASE(loop), VCASE(firstchecks),
+	VCASE(inlined), VCASE(shared), VCASE(inlshared), VCASE(aligned), VCASE(alloca), VCASE(vla), VCASE(loop), VCASE(firstchecks),
 };
 
 int main(int argc, char **argv)

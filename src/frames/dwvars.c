@@ -185,13 +185,42 @@ static int scopes_at(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die **scopes)
 	return n;
 }
 
+static int overlap(const struct dv_var *x, const struct dv_var *y)
+{
+	return x->at.base == y->at.base && x->at.off < y->at.off + (int64_t)y->size &&
+	       y->at.off < x->at.off + (int64_t)x->size;
+}
+
+/* Drops from S the variables of outer scopes (S->vars[0..outer)) that
+ * share bytes with one of the scope just added (S->vars[outer..)): the
+ * compiler gives two variables one slot only when their lives do not
+ * meet (GCC at -O2: a block's array and one the function declares after
+ * it, an inlined callee's local and its caller's), and at this pc the
+ * inner one is the one in scope, so the buffer is judged by it. */
+static void drop_shadowed(struct dv_site *s, int outer)
+{
+	int kept = 0;
+
+	for (int j = 0; j < s->nvars; j++) {
+		int shadowed = 0;
+
+		for (int k = outer; j < outer && k < s->nvars && !shadowed; k++)
+			shadowed = overlap(&s->vars[j], &s->vars[k]);
+		if (shadowed)
+			free((char *)s->vars[j].type);
+		else
+			s->vars[kept++] = s->vars[j];
+	}
+	s->nvars = kept;
+}
+
 /* The variables of the scopes at ADDR (out to the function), into S. */
 static void collect(struct dv_site *s, Dwarf *dw, Dwarf_Addr addr)
 {
 	Dwarf_Die *sc = NULL, kid;
 	struct dv_loc fb = {AT_NONE, 0};
 	const char *func = NULL;
-	int n = scopes_at(dw, addr, &sc), top = -1, cap = 0;
+	int n = scopes_at(dw, addr, &sc), top = -1, cap = 0, outer;
 
 	for (int i = 0; i < n && top < 0; i++)
 		if (L->dwarf_tag(&sc[i]) == DW_TAG_subprogram)
@@ -205,11 +234,13 @@ static void collect(struct dv_site *s, Dwarf *dw, Dwarf_Addr addr)
 			func = L->dwarf_diename(&sc[i]);
 		if (L->dwarf_child(&sc[i], &kid) != 0)
 			continue;
+		outer = s->nvars;
 		do {
 			tag = L->dwarf_tag(&kid);
 			if (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter)
 				add_var(s, &cap, &kid, addr, &fb, func);
 		} while (L->dwarf_siblingof(&kid, &kid) == 0);
+		drop_shadowed(s, outer);
 	}
 	free(sc);
 }
