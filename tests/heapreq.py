@@ -94,6 +94,10 @@ for tag, prog in PROGS:
     ok("moved 1" in r.stdout, "%s realloc_moved: the block really moved" % tag, r.describe())
     clean(prog, tag, "realloc_moved")
 
+    # A buffer at the block's usable end: the next chunk's size word.
+    heap_bad(prog, tag, "header", call="write", first=0, last=7)
+    clean(prog, tag, "header")
+
     # The freed block handed out again: its new owner's block, live (at
     # once only without the quarantine: tests/uaf.py has it with one).
     r = clean(prog, tag, "reused", env=Q0)

@@ -451,6 +451,15 @@ static void test_bounds_verdicts(void)
 	   "heap: a freed start inside the live block below is stale: no verdict");
 	ok(rwc_heap_verdict(0x2100, 10, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_OK &&
 	   b.kind == RWC_HOLDER_NONE, "heap: between blocks: no verdict");
+	ok(rwc_heap_verdict(0x2068, 8, &(struct rwc_heap_block){0x2000, 100, 104, 8}, NOB, &b, &lo, &hi) ==
+	   RWC_HEAP_OVERFLOW && lo == 0x2068 && hi == 0x2070 && b.kind == RWC_HOLDER_BLOCK && b.hi == 0x2064,
+	   "heap: a range that starts in the next chunk's size word: all of it bad, the block below named");
+	ok(rwc_heap_verdict(0x206f, 1, &(struct rwc_heap_block){0x2000, 100, 104, 8}, NOB, &b, &lo, &hi) ==
+	   RWC_HEAP_OVERFLOW && lo == 0x206f, "heap: ... up to its last byte");
+	ok(rwc_heap_verdict(0x2070, 8, &(struct rwc_heap_block){0x2000, 100, 104, 8}, NOB, &b, &lo, &hi) ==
+	   RWC_OK && b.kind == RWC_HOLDER_NONE, "heap: past it (the next block's start): no verdict");
+	ok(rwc_heap_verdict(0x2068, 8, H(0x2000, 100, 104), NOB, &b, &lo, &hi) == RWC_OK,
+	   "heap: past a block whose next bytes are not known the allocator's (mmapped): no verdict");
 	ok(rwc_heap_verdict(0x2000, 0, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_OK, "heap: count 0");
 	ok(rwc_heap_verdict(UINTPTR_MAX - 12, 100, H(UINTPTR_MAX - 16, 8, 8), NOB, &b, &lo, &hi) ==
 	   RWC_HEAP_OVERFLOW && hi == UINTPTR_MAX, "heap: a range that wraps ends at the top");

@@ -186,6 +186,20 @@ static NOINLINE void c_realloc_moved(void)
 	free(keep);
 }
 
+/* A buffer that starts at the block's usable end: the next chunk's size
+ * word, glibc's own (written out of: the heap survives); the good twin
+ * writes out of the block's last requested bytes. */
+static NOINLINE void c_header(void)
+{
+	char *p = malloc(100), *q = malloc(100);
+
+	__asm__ volatile("" : : "r"(q) : "memory"); /* the next chunk, kept */
+	block(p, 100);
+	SITE(); ret = write(null_fd, bad ? p + usable_of(p) : p + 92, 8);
+	free(q);
+	free(p);
+}
+
 /* A freed block handed out again by the next malloc: its new owner's. */
 static NOINLINE void c_reused(void)
 {
@@ -202,7 +216,7 @@ static NOINLINE void c_reused(void)
 static const struct victim_case cases[] = {
 	VCASE(malloc), VCASE(calloc), VCASE(realloc_shrink), VCASE(realloc_grow), VCASE(reallocarray),
 	VCASE(aligned_alloc), VCASE(posix_memalign), VCASE(memalign), VCASE(valloc), VCASE(pvalloc),
-	VCASE(widened), VCASE(large_interior), VCASE(freed), VCASE(realloc_moved), VCASE(reused),
+	VCASE(widened), VCASE(large_interior), VCASE(freed), VCASE(realloc_moved), VCASE(reused), VCASE(header),
 };
 
 int main(int argc, char **argv)

@@ -213,6 +213,12 @@ enum rwc_problem rwc_heap_verdict(uintptr_t lo, size_t n, const struct rwc_heap_
 	b->kind = RWC_HOLDER_NONE;
 	if (n == 0)
 		return RWC_OK;
+	if (live->usable && lo >= live->start && lo - live->start - live->usable < live->header) {
+		block_holds(b, RWC_HOLDER_BLOCK, live); /* starts in the next chunk's header */
+		*bad_lo = lo;
+		*bad_hi = hi;
+		return RWC_HEAP_OVERFLOW;
+	}
 	if (live->usable && lo >= live->start && lo - live->start < live->usable) {
 		block_holds(b, RWC_HOLDER_BLOCK, live);
 		if (hi <= b->hi)

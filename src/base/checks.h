@@ -110,17 +110,20 @@ struct rwc_bounds {
 
 /* A heap block as the heap check found it: where it starts, the bytes the
  * program asked for (size) and glibc's usable bytes (usable >= size; 0:
- * no block). */
+ * no block); after them, HEADER bytes that are the allocator's own (the
+ * size word of the next chunk of a block inside a heap: 8; 0 none known). */
 struct rwc_heap_block {
 	uintptr_t start;
-	size_t size, usable;
+	size_t size, usable, header;
 };
 
 /* Heap verdict on [lo, lo+n): LIVE the nearest live block starting at or
  * below lo, FREED the nearest freed one (only when above LIVE's usable
  * bytes).  RWC_HEAP_OVERFLOW when lo lies in the live block's usable bytes
- * and the range runs past its requested ones; RWC_USE_AFTER_FREE when lo
- * lies in the freed block; fills B and the bad bytes [*bad_lo, *bad_hi). */
+ * and the range runs past its requested ones, or in the allocator's header
+ * bytes right after them (a buffer at the block's end: the next chunk's
+ * size word); RWC_USE_AFTER_FREE when lo lies in the freed block; fills B
+ * and the bad bytes [*bad_lo, *bad_hi). */
 enum rwc_problem rwc_heap_verdict(uintptr_t lo, size_t n, const struct rwc_heap_block *live,
 				  const struct rwc_heap_block *freed, struct rwc_bounds *b,
 				  uintptr_t *bad_lo, uintptr_t *bad_hi);

@@ -277,6 +277,7 @@ enum rwc_problem rwc_big_verdict(uintptr_t p, size_t n, struct rwc_bounds *b, ui
 	fb.start = e.start;
 	fb.usable = e.hi - e.start;
 	fb.size = rwc_hm_requested(e.start, fb.usable);
+	fb.header = 0;
 	pr = rwc_heap_verdict(p, n, &none, &fb, b, bad_lo, bad_hi);
 	if (pr == RWC_OK)
 		return pr;

@@ -74,6 +74,7 @@ static void block_at(struct rwc_heap_block *h, uintptr_t p, size_t u)
 	h->start = p;
 	h->usable = p ? u : 0;
 	h->size = h->usable ? rwc_hm_requested(p, h->usable) : 0;
+	h->header = 0;
 }
 
 /* Where the block B (live or freed, starting at b->lo) was allocated and
@@ -167,6 +168,8 @@ static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uin
 	}
 	block_at(&lb, live, ls);
 	block_at(&fb, freed, fs);
+	if (ls && !(rwc_chunk_word(live) & RWC_CHUNK_IS_MMAPPED))
+		lb.header = sizeof(size_t); /* (its header was readable: ls) */
 	pr = rwc_heap_verdict(p, n, &lb, &fb, b, blo, bhi);
 	if (pr == RWC_OK && live && p - live < ls)
 		hblock_note(live); /* the next call skips the search */
