@@ -210,6 +210,30 @@ if made:
     clean(stripped, "fully stripped", "member")
 else:
     ok(False, "objcopy made the victims without a symbol table and fully stripped")
+
+# clang -O2 -g: DWARF 5, no .debug_aranges (the CU is found by its
+# ranges), the variable's file numbered 0 (the CU's own, built by a
+# relative name in its directory): the caller's file:line and the
+# variable's declaration are still named.
+clang = shutil.which("clang")
+cl = os.path.join(tmp, "victim_stackvar_clang")
+for f in ("victim_stackvar.c", "victim.h"):
+    shutil.copy(os.path.join(SRC, "tests", f), tmp)
+if clang and subprocess.run([clang, "-O2", "-g", "-U_FORTIFY_SOURCE", "-o", cl, "victim_stackvar.c"],
+                            cwd=tmp).returncode == 0:
+    names, _ = elf_layout(cl)
+    ok(".debug_aranges" not in names and ".debug_info" in names, "clang -O2 -g: .debug_info, no .debug_aranges",
+       sorted(names))
+    r = run(cl, "locals", "bad")
+    check_report(r, "clang -O2 -g locals bad", "read", "stack-overflow", first=16, last=63)
+    reg = r.reports[0].get("region", {}) if r.reports else {}
+    ok(reg.get("kind") == "stack-variable" and reg.get("name") == "name" and reg.get("size") == 16 and
+       reg.get("decl_line") == decl_line("char name[16];") and reg.get("decl_file", "").endswith("victim_stackvar.c"),
+       "clang -O2 -g locals bad: the variable `name` declared at victim_stackvar.c:%d" % decl_line("char name[16];"),
+       reg)
+    clean(cl, "clang -O2 -g", "locals")
+else:
+    print("# clang not found or failed: the clang build's cases not run")
 shutil.rmtree(tmp, ignore_errors=True)
 
 # The stack check is on by default; without it, nothing is said.

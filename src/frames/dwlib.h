@@ -25,7 +25,8 @@
 	X(dwarf_haspc) X(dwarf_child) X(dwarf_siblingof)                     \
 	X(dwarf_attr_integrate) X(dwarf_getlocation_addr) X(dwarf_formref_die) \
 	X(dwarf_aggregate_size) X(dwarf_formstring) X(dwarf_decl_line)       \
-	X(dwarf_hasattr_integrate)
+	X(dwarf_hasattr_integrate) X(dwfl_module_getdwarf) X(dwarf_getsrc_die)  \
+	X(dwarf_linesrc) X(dwarf_lineno) X(dwarf_diecu)
 
 struct rwc_dwlib {
 #define X(f) __typeof__(&f) f;

@@ -107,6 +107,22 @@ static const char *str_attr(Dwarf_Die *die, unsigned name)
 	return L->dwarf_formstring(L->dwarf_attr_integrate(die, name, &at));
 }
 
+/* DIE's declaration file: libdw's answer, else (DWARF 5 numbers the CU's
+ * own file 0, which libdw 0.188 does not resolve: clang's default) the
+ * CU's name. */
+static const char *decl_file(Dwarf_Die *die)
+{
+	const char *f = L->dwarf_decl_file(die);
+	Dwarf_Attribute at;
+	Dwarf_Word idx;
+	Dwarf_Die cu;
+
+	if (f || L->dwarf_formudata(L->dwarf_attr_integrate(die, DW_AT_decl_file, &at), &idx) != 0 || idx != 0 ||
+	    !L->dwarf_diecu(die, &cu, NULL, NULL))
+		return f;
+	return L->dwarf_diename(&cu);
+}
+
 /* Adds the variable or parameter DIE (located at ADDR) to S; *CAP is the
  * room of S->vars. */
 static void add_var(struct dv_site *s, int *cap, Dwarf_Die *die, Dwarf_Addr addr,
@@ -139,7 +155,7 @@ static void add_var(struct dv_site *s, int *cap, Dwarf_Die *die, Dwarf_Addr addr
 	v->size = size;
 	v->name = str_attr(die, DW_AT_name);
 	v->type = strdup(text);
-	v->file = L->dwarf_decl_file(die);
+	v->file = decl_file(die);
 	v->line = L->dwarf_decl_line(die, &line) == 0 ? line : 0;
 	v->func = func;
 	if (v->name && v->type)

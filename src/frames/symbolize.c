@@ -69,6 +69,51 @@ static int concrete_scopes(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die **scopes)
 	return n;
 }
 
+/* The CU that holds PC in MOD (CU: storage for it), and the module's
+ * *BIAS: by its .debug_aranges, else (clang's default: none) the CU whose
+ * ranges hold it; NULL when none does. */
+static Dwarf_Die *cu_of(Dwfl_Module *mod, Dwarf_Addr pc, Dwarf_Die *cu, Dwarf_Addr *bias)
+{
+	Dwarf_Die *d = D.dwfl_module_addrdie(mod, pc, bias);
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	Dwarf *dw;
+
+	if (d || !(dw = D.dwfl_module_getdwarf(mod, bias)))
+		return d;
+	while (D.dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (D.dwarf_offdie(dw, off + hsize, cu) && D.dwarf_haspc(cu, pc - *bias) > 0)
+			return cu;
+		off = next;
+	}
+	return NULL;
+}
+
+/* The source line of PC in MOD into FR (file and line), from the line
+ * table of its CU. */
+static void line_of(Dwfl_Module *mod, Dwarf_Addr pc, struct rwc_frame *fr)
+{
+	Dwfl_Line *line = D.dwfl_module_getsrc(mod, pc);
+	Dwarf_Addr bias = 0;
+	Dwarf_Die cub, *cu;
+	Dwarf_Line *l;
+	const char *file;
+	int lineno = 0;
+
+	if (line) { /* (by .debug_aranges) */
+		if ((file = D.dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL))) {
+			copy(fr->file, sizeof fr->file, file);
+			fr->line = lineno;
+		}
+		return;
+	}
+	if ((cu = cu_of(mod, pc, &cub, &bias)) && (l = D.dwarf_getsrc_die(cu, pc - bias)) &&
+	    (file = D.dwarf_linesrc(l, NULL, NULL)) && D.dwarf_lineno(l, &lineno) == 0) {
+		copy(fr->file, sizeof fr->file, file);
+		fr->line = lineno;
+	}
+}
+
 /* Whether the inlined function DIE (or the line LOC inside it) belongs to
  * a system header: glibc's fortified read() and the like, whose frames are
  * not shown, as frames inside libc are not. */
@@ -87,7 +132,7 @@ static int expand_inlines(Dwfl_Module *mod, Dwarf_Addr pc, const struct rwc_fram
 			  struct rwc_frame *out, int cap)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cu = base->file[0] ? D.dwfl_module_addrdie(mod, pc, &bias) : NULL;
+	Dwarf_Die cub, *cu = base->file[0] ? cu_of(mod, pc, &cub, &bias) : NULL;
 	Dwarf_Die *scopes = NULL;
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
@@ -206,11 +251,9 @@ int rwc_symbolize(const uintptr_t *pcs, int n, struct rwc_frame *frames, int cap
 		Dwarf_Addr pc = pcs[i] - 1; /* inside the call instruction */
 		Dwfl_Module *mod = dwfl ? D.dwfl_addrmodule(dwfl, pc) : NULL;
 		Dwarf_Addr start = 0;
-		const char *name, *sym, *file;
+		const char *name, *sym;
 		GElf_Off off;
 		GElf_Sym s;
-		Dwfl_Line *line;
-		int lineno = 0;
 
 		memset(&fr, 0, sizeof fr);
 		fr.pc = pcs[i];
@@ -224,11 +267,7 @@ int rwc_symbolize(const uintptr_t *pcs, int n, struct rwc_frame *frames, int cap
 		fr.module_off = fr.pc - (uintptr_t)start;
 		sym = D.dwfl_module_addrinfo(mod, pc, &off, &s, NULL, NULL, NULL);
 		copy(fr.function, sizeof fr.function, sym);
-		line = D.dwfl_module_getsrc(mod, pc);
-		if (line && (file = D.dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL))) {
-			copy(fr.file, sizeof fr.file, file);
-			fr.line = lineno;
-		}
+		line_of(mod, pc, &fr);
 		k += expand_inlines(mod, pc, &fr, frames + k, cap - k);
 	}
 	if (dwfl)
