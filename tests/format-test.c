@@ -195,6 +195,30 @@ static void stack_variable(void)
 	both("stack_variable", &c, &f);
 }
 
+/* C++ types: a template argument's array is not the variable's. */
+static void stack_variable_cpp(void)
+{
+	struct rwc_call c = {.name = "read", .shape = RWC_SHAPE_BUF, .need = RWC_NEED_WRITE, .fd = 3,
+			     .buf = (void *)0x7ffc46a39860, .count = 64};
+	struct rwc_finding f = finding(RWC_STACK_OVERFLOW, c.buf, c.count);
+
+	f.bounds.kind = RWC_HOLDER_VARIABLE;
+	f.bounds.lo = 0x7ffc46a39860;
+	f.bounds.hi = f.bounds.limit = f.bounds.lo + 16;
+	f.bounds.name = "p";
+	f.bounds.type = "struct pair<char [4], int (*)[2]> [2]";
+	f.bounds.decl_file = "/src/x.cc";
+	f.bounds.decl_line = 20;
+	f.bounds.function = "main";
+	f.bounds.into = "up";
+	f.bounds.into_type = "class unique_ptr<char [], std::default_delete<char []> >";
+	f.v.lo = 0x7ffc46a39860;
+	f.v.hi = f.v.lo + 64;
+	f.v.bad_lo = f.bounds.hi;
+	f.v.bad_hi = f.v.hi;
+	both("stack_variable_cpp", &c, &f);
+}
+
 static void syscall_count(void)
 {
 	struct rwc_call c = {.name = "syscall", .sysname = "read", .shape = RWC_SHAPE_BUF, .need = RWC_NEED_WRITE,
@@ -258,6 +282,7 @@ int main(void)
 	heap_overflow();
 	global_overflow();
 	stack_variable();
+	stack_variable_cpp();
 	syscall_count();
 	getsockopt_heap();
 	readlink_unmapped();

@@ -6,10 +6,27 @@
 
 #include <string.h>
 
+/* The array suffix " [N]..." of TYPE, outside any template argument
+ * ("class unique_ptr<char []>" has none); NULL when none. */
+static const char *array_dims(const char *type)
+{
+	int depth = 0;
+
+	for (const char *t = type; t && *t; t++) {
+		if (*t == '<' || *t == '(')
+			depth++;
+		else if ((*t == '>' || *t == ')') && depth > 0)
+			depth--;
+		else if (!depth && t[0] == ' ' && t[1] == '[')
+			return t;
+	}
+	return NULL;
+}
+
 /* "char name[16]": the C declaration of NAME with TYPE ("char [16]"). */
 static void declaration(struct rwc_fmt *o, const char *type, const char *name)
 {
-	const char *dims = type ? strstr(type, " [") : NULL;
+	const char *dims = array_dims(type);
 	size_t tn = type ? strlen(type) : 0;
 
 	if (!type) {
