@@ -197,6 +197,35 @@ for tag, prog in PROGS[:2]:
        "%s lib_chdir bad: named after a chdir (%s)" % (tag, reg.get("module")), reg)
     clean(prog, tag, "lib_chdir")
 
+# A run of unnamed mappings and holes that the global check found to hold
+# no module (it remembers the whole run from a second buffer there on),
+# then a library opened into one of its holes (a 32 MiB .bss: no smaller
+# hole above fits it) and its global read into, good then bad: judged.
+with tempfile.TemporaryDirectory() as d:
+    big = os.path.join(d, "libbigglob.so")
+    src = os.path.join(d, "bigglob.c")
+    with open(src, "w") as f:
+        f.write(open(os.path.join(os.environ.get("RWC_SRCDIR", "."), "tests", "globlib.c")).read())
+        f.write("char globlib_big[32 << 20];\n")
+    cc = os.environ.get("CC", "gcc").split()
+    if subprocess.run(cc + ["-shared", "-fPIC", "-O2", "-g", "-o", big, src]).returncode != 0:
+        ok(False, "lib_in_hole: the library with a 32 MiB .bss built")
+    for query in ("parse", None):
+        env = {"RWC_GLOBLIB": big}
+        if query:
+            env["RWCHECK_MAPS_QUERY"] = query
+        tag = "lib_in_hole (%s)" % ("the map read" if query else "the first checks' queries")
+        r = run(PROGS[1][1], "lib_in_hole", "bad", env=env)
+        m = re.search(r"^hole (0x[0-9a-f]+) (0x[0-9a-f]+)$", r.stdout, re.M)
+        _, _, at = object_of(r)
+        ok(m and at and int(m.group(1), 16) <= at < int(m.group(2), 16),
+           "%s: the library was opened into the hole" % tag, r.describe())
+        check_report(r, tag, "read", "global-overflow", first=40, last=79)
+        reg = r.reports[0].get("region", {}) if r.reports else {}
+        ok(reg.get("name") == "globlib_buf" and reg.get("size") == 40, "%s: the library's object named" % tag, reg)
+        r = run(PROGS[1][1], "lib_in_hole", "good", env=env)
+        ok(not r.reports and r.log == "" and r.status == 0, "%s good: no report" % tag, r.describe())
+
 # The stripped build has no .symtab: its objects came from .dynsym.
 with open(PROGS[4][1], "rb") as f:
     ok(b".symtab" not in f.read(), "stripped: no .symtab in the file")

@@ -17,6 +17,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -306,10 +307,49 @@ CASE(lib_chdir)
 	SITE(); ret = read(file_fd, p, bad ? 80 : k_lib);
 }
 
+/* Reads into two anonymous pages with a hole between them (the global
+ * check then knows the run they and the hole make as no module's), then
+ * the library opened into the hole and its global read into: judged. */
+CASE(lib_in_hole)
+{
+	const char *path = getenv("RWC_GLOBLIB");
+	size_t pg = 4096, hole = (size_t)64 << 20;
+	char *lo = mmap(NULL, hole + 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *hi, *p;
+	char *(*get)(void);
+	void *h;
+
+	if (lo == MAP_FAILED || munmap(lo + pg, hole) != 0)
+		exit(97);
+	/* the heap grown and kept now: dlopen's allocations move no break */
+	mallopt(M_TOP_PAD, 16 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	free(malloc(1));
+	hi = lo + pg + hole;
+	for (int i = 0; i < 20; i++) /* past the first checks' queries: a snapshot */
+		if (read(file_fd, lo, 1) != 1 || lseek(file_fd, 0, SEEK_SET) != 0)
+			exit(97);
+	if (read(file_fd, hi, 1) != 1 || lseek(file_fd, 0, SEEK_SET) != 0)
+		exit(97);
+	h = path ? dlopen(path, RTLD_NOW) : NULL;
+	get = h ? (char *(*)(void))dlsym(h, "globlib_buffer") : NULL;
+	if (!get)
+		exit(97);
+	p = get();
+	/* a good read first: the view learns the library's mapping (where it
+	 * thought a hole) and moves the generation on; the mode's read then
+	 * finds it mapped in the thread's cache, and the global check's own
+	 * cache must not say "no module here" */
+	if (read(file_fd, p, 40) != 10 || lseek(file_fd, 0, SEEK_SET) != 0)
+		exit(97);
+	printf("hole %p %p\n", (void *)(lo + pg), (void *)hi);
+	object("globlib_buf", p, 40);
+	SITE(); ret = read(file_fd, p, bad ? 80 : k_lib);
+}
+
 static const struct victim_case cases[] = {
 	VCASE(bss), VCASE(data), VCASE(rows), VCASE(rodata), VCASE(readv), VCASE(warm), VCASE(lib),
 	VCASE(lib_reopen), VCASE(lib_replaced), VCASE(hidden), VCASE(zero), VCASE(tls), VCASE(handler), VCASE(handler_named), VCASE(lib_chdir), VCASE(overlap),
-	VCASE(threads),
+	VCASE(threads), VCASE(lib_in_hole),
 };
 
 int main(int argc, char **argv)

@@ -25,7 +25,7 @@ enum rwc_own_part {
 	RWC_OWN_STACK,  /* frames/ownstack.c: the stack of the library's deep work */
 	RWC_OWN_NPARTS
 };
-#define RWC_OWN_SNAP_SIZE ((size_t)0x1491000)
+#define RWC_OWN_SNAP_SIZE ((size_t)0x14a1000)
 #define RWC_OWN_REPORT_SIZE ((size_t)0x50000)
 #define RWC_OWN_GLOBALS_SIZE ((size_t)0x400000)
 #define RWC_OWN_STACK_SIZE ((size_t)0x100000)

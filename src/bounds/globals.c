@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bounds/elfobjs.h"
+#include "mapview/snapshot.h"
 #include "base/context.h"
 #include "base/ownmem.h"
 #include "frames/ownstack.h"
@@ -65,6 +66,7 @@ static void same_gen(struct rwc_gcache_set *c, uint64_t g)
 		for (int i = 0; i < RWC_GCACHE_N; i++)
 			c->e[i].span = 0;
 		c->none.span = 0;
+		c->misses = 0;
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		c->gen = g;
 	}
@@ -98,14 +100,40 @@ static const struct gmod *known(const struct dl_find_object *d)
 	return NULL;
 }
 
-/* A is in no module's image; images start on page boundaries, so none
- * is before the next one. */
+/* The run around A (in no image) that no image reaches into: the
+ * snapshot's run of unnamed regions and holes (snapshot.h), less the
+ * images that hold its ends; 0 when it cannot say.  A module loaded into
+ * one of its holes later is no danger: the view, which thinks the hole
+ * unmapped, finds it mapped at the first check there and moves the
+ * generation on before the global check looks. */
+static int unnamed_run(uintptr_t a, uint64_t g, uintptr_t *lo, uintptr_t *hi)
+{
+	struct dl_find_object d;
+	int i = 0;
+
+	if (!rwc_snap_unnamed_run(g, a, lo, hi))
+		return 0;
+	for (; *lo < a && _dl_find_object((void *)*lo, &d) == 0; *lo = (uintptr_t)d.dlfo_map_end)
+		if (++i > 4)
+			return 0;
+	for (; *hi - 1 > a && _dl_find_object((void *)(*hi - 1), &d) == 0; *hi = (uintptr_t)d.dlfo_map_start)
+		if (++i > 8)
+			return 0;
+	return *lo <= a && a < *hi;
+}
+
+/* A is in no module's image: remembered for the page (images start on
+ * page boundaries, so none is before the next one), and from the second
+ * such buffer of the generation on, for the run around it. */
 static void no_image(uintptr_t a, uint64_t g)
 {
-	uintptr_t next = (a | 4095) + 1;
+	struct rwc_gcache_set *c = &rwc_gcache;
+	uintptr_t next = (a | 4095) + 1, lo = a, hi = next > a ? next : UINTPTR_MAX;
 
-	same_gen(&rwc_gcache, g);
-	put(&rwc_gcache.none, a, (next > a ? next : UINTPTR_MAX) - a, UINTPTR_MAX);
+	same_gen(c, g);
+	if (c->misses++ && !unnamed_run(a, g, &lo, &hi))
+		lo = a, hi = next > a ? next : UINTPTR_MAX;
+	put(&c->none, lo, hi - lo, UINTPTR_MAX);
 }
 
 /* Where A lies: -1 in no module's image (the cache told), 0 in a module
@@ -152,8 +180,11 @@ static __attribute__((noinline)) int in_module(uintptr_t a, size_t n, struct dl_
 int rwc_glob_good(uintptr_t a, size_t n)
 {
 	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+	const struct rwc_gcache_set *c = &rwc_gcache;
 	struct dl_find_object d;
 
+	if (c->gen == g && a - c->none.lo < c->none.span)
+		return 1; /* (the full path after a fast one that did not look) */
 	if (_dl_find_object((void *)a, &d) != 0) {
 		no_image(a, g);
 		return 1;

@@ -26,13 +26,16 @@ struct rwc_gcache {
 };
 
 /* A thread's ranges, all of the map view's generation GEN (0: none):
- * outside every image NONE (the last page found so: heap and stack
- * buffers, looked at first); in modules' images E, the last one found
- * first.  One TLS object: one address to compute. */
+ * outside every image NONE (heap and stack buffers, looked at first: the
+ * last page found so, or from the second such buffer of a generation on,
+ * the whole run of unnamed mappings and holes around it that no image
+ * reaches into); in modules' images E, the last one found first.  One TLS
+ * object: one address to compute. */
 struct rwc_gcache_set {
 	uint64_t gen;
 	struct rwc_gcache e[RWC_GCACHE_N];
 	struct rwc_gcache none;
+	unsigned misses; /* buffers found in no image under GEN */
 };
 
 extern __thread struct rwc_gcache_set rwc_gcache __attribute__((tls_model("initial-exec")));

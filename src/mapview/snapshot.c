@@ -33,6 +33,7 @@
 #define BLOCK 4u /* regions per block of the two-level index: one cache line */
 #define PROT_MASK 0xfffu /* a start is page-aligned: its low bits hold RWC_PROT_* */
 #define PM_WORDS (1u << 20) /* the page map's memory: 8 MiB, touched as used */
+#define NAMED_CAP 4096u /* named regions indexed (more: no unnamed runs) */
 
 struct snap {
 	unsigned seq;       /* odd while being written */
@@ -45,6 +46,9 @@ struct snap {
 	struct rwc_pagemap pm; /* by page (pagemap.h); here, on the page every lookup reads */
 	struct rwc_ovl ovl[RWC_OVL_CAP]; /* newest last (overlay.h) */
 	size_t ntop;
+	unsigned nnamed;    /* named[0..nnamed): the indexes of the regions with */
+	int named_ok;       /* a name (a file, [heap], [vdso]...); 0: too many */
+	uint32_t named[NAMED_CAP];
 	uintptr_t top[SNAP_CAP / BLOCK]; /* the last end of each block of ent[] */
 	struct {
 		uintptr_t end;
@@ -115,6 +119,10 @@ static int snap_add(const struct rwc_map_entry *e, void *arg)
 	}
 	if (e->path_len == 6 && !memcmp(e->path, "[heap]", 6))
 		s->heap_hi = e->end;
+	if (e->path_len && s->nnamed < NAMED_CAP)
+		s->named[s->nnamed++] = (uint32_t)s->n;
+	else if (e->path_len)
+		s->named_ok = 0;
 	s->ent[s->n].sp = (e->start & ~(uintptr_t)PROT_MASK) | e->prot;
 	s->ent[s->n].end = e->end;
 	s->n++;
@@ -196,6 +204,8 @@ static int refresh(void)
 	s->novl = 0;
 	s->heap_hi = 0;
 	s->complete = 1;
+	s->nnamed = 0;
+	s->named_ok = 1;
 	brk_end = rwc_heap_end_refreshed();
 	rc = rwc_maps_scan(fd, rwc_read_real, (char *)rwc_ownmem_part(RWC_OWN_SNAP), SCAN_BUF, snap_add, s, NULL);
 	if (!s->heap_hi) /* no heap yet: it will start at the break */
@@ -320,6 +330,42 @@ not_good: /* the regions' say, unless an overlay entry has one */
 		return -1;
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -1;
+}
+
+int rwc_snap_unnamed_run(uint64_t g, uintptr_t a, uintptr_t *lo, uintptr_t *hi)
+{
+	int i = __atomic_load_n(&cur, __ATOMIC_ACQUIRE);
+	const struct snap *s;
+	unsigned seq, nn, j, len;
+	size_t n, ntop, k;
+
+	if (i < 0)
+		return 0;
+	s = snap_at(i);
+	seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+	if ((seq & 1) || __atomic_load_n(&s->gen, __ATOMIC_RELAXED) != g ||
+	    !__atomic_load_n(&s->complete, __ATOMIC_RELAXED) || !__atomic_load_n(&s->named_ok, __ATOMIC_RELAXED))
+		return 0;
+	n = __atomic_load_n(&s->n, __ATOMIC_RELAXED);
+	ntop = __atomic_load_n(&s->ntop, __ATOMIC_RELAXED);
+	nn = __atomic_load_n(&s->nnamed, __ATOMIC_RELAXED);
+	if (n > SNAP_CAP || ntop > SNAP_CAP / BLOCK || nn > NAMED_CAP)
+		return 0;
+	k = find(s, n, ntop, a); /* the first region that ends above A */
+	for (j = 0, len = nn; len > 0;) { /* the first named region from k on */
+		unsigned half = len / 2;
+
+		if (s->named[j + half] < k)
+			j += half + 1, len -= half + 1;
+		else
+			len = half;
+	}
+	if (j < nn && s->named[j] == k && (s->ent[k].sp & ~(uintptr_t)PROT_MASK) <= a)
+		return 0; /* in a named region */
+	*lo = j > 0 && s->named[j - 1] < n ? s->ent[s->named[j - 1]].end : 0;
+	*hi = j < nn && s->named[j] < n ? s->ent[s->named[j]].sp & ~(uintptr_t)PROT_MASK : UINTPTR_MAX;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq && *lo <= a && a < *hi;
 }
 
 /* One try at the verdict from snapshot S, published for generation G:

@@ -28,6 +28,14 @@ void rwc_map_hide(uintptr_t lo, uintptr_t hi);
  * cannot answer (no /proc, busy, too many mappings). */
 int rwc_snap_verdict(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned need);
 
+/* The run [*lo, *hi) around A between the nearest regions with a name
+ * (a file, [heap], [stack], [vdso]...) below and above it, from the
+ * snapshot current for generation G: 1, or 0 when A lies in a named
+ * region or no such snapshot says.  No module's image lies wholly in the
+ * run (each maps its file); one that reaches into it holds *lo or *hi - 1.
+ * Lock-free, async-signal-safe. */
+int rwc_snap_unnamed_run(uint64_t g, uintptr_t a, uintptr_t *lo, uintptr_t *hi);
+
 /* [lo, hi) is now mapped with PROT (RWC_PROT_* bits), or unmapped if PROT
  * is -1: exact news from a call that succeeded.  Falls back to
  * rwc_map_changed() when it cannot record it. */
