@@ -211,6 +211,19 @@ if made:
 else:
     ok(False, "objcopy made the victims without a symbol table and fully stripped")
 
+# A read into b (declared before a block) through a call that -O2 tail
+# merging left in the block's code, where the block's a shares b's slot:
+# judged by b (40 of 64 bytes: fine; 80: past b), never by a.
+for tag, exe in PROGS:
+    prog = os.path.join(BUILD, "tests", exe)
+    clean(prog, tag, "merged")
+    r = run(prog, "merged", "bad")
+    rep = r.reports[0] if len(r.reports) == 1 else {}
+    reg = rep.get("region", {})
+    ok(rep.get("problem") == "stack-overflow" and reg.get("name") == "b" and reg.get("size") == 64 and
+       rep.get("bad", {}).get("first") == 64, "%s merged bad: one report, past `b` (64 bytes), not `a`" % tag,
+       r.describe())
+
 # clang -O2 -g: DWARF 5, no .debug_aranges (the CU is found by its
 # ranges), the variable's file numbered 0 (the CU's own, built by a
 # relative name in its directory): the caller's file:line and the

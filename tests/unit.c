@@ -420,7 +420,7 @@ static void test_bounds_verdicts(void)
 	uintptr_t lo = 0, hi = 0;
 
 	/* H(start, requested, usable) */
-#define H(s, r, u) (&(struct rwc_heap_block){(s), (r), (u)})
+#define H(s, r, u) (&(struct rwc_heap_block){(s), (r), (u), 0})
 #define NOB H(0, 0, 0)
 	ok(rwc_heap_verdict(0x2000, 104, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_OK &&
 	   b.kind == RWC_HOLDER_BLOCK, "heap: the whole block is fine");

@@ -188,6 +188,32 @@ static NOINLINE void c_inlshared(void)
 	KEEP(grid);
 }
 
+/* Two paths whose tails GCC -O2 merges (the arrays share a slot, the
+ * tails are the same code): the one call left lies in the block's code,
+ * where a read into b, declared before the block, is still judged by b. */
+static NOINLINE ssize_t consume(char *p, ssize_t r)
+{
+	KEEP(p);
+	return r;
+}
+
+static NOINLINE ssize_t merged_tail(int c, size_t n)
+{
+	char b[64];
+
+	if (!c)
+		return consume(b, read(file_fd, b, n));
+	{
+		char a[16];
+
+		if (n > sizeof a)
+			n = sizeof a;
+		return consume(a, read(file_fd, a, n));
+	}
+}
+
+static NOINLINE void c_merged(void) { ret = merged_tail(file_fd < 0, bad ? 80 : 40); }
+
 /* Over-aligned: at -O2 located from the sp (DW_OP_breg7), not the cfa. */
 static NOINLINE void c_aligned(void)
 {
@@ -260,7 +286,7 @@ static NOINLINE void c_firstchecks(void)
 
 static const struct victim_case cases[] = {
 	VCASE(locals), VCASE(member), VCASE(param), VCASE(param_down), VCASE(callee), VCASE(block),
-	VCASE(inlined), VCASE(shared), VCASE(inlshared), VCASE(aligned), VCASE(alloca), VCASE(vla), VCASE(loop), VCASE(firstchecks),
+	VCASE(inlined), VCASE(shared), VCASE(inlshared), VCASE(merged), VCASE(aligned), VCASE(alloca), VCASE(vla), VCASE(loop), VCASE(firstchecks),
 };
 
 int main(int argc, char **argv)

@@ -9,6 +9,7 @@
 #include "frames/dwvars.h"
 #include "base/common.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,11 @@ struct dv_var {
 	size_t size;
 	const char *name, *type, *file, *func; /* libdw's strings (kept) or ours */
 	int line;
+	/* where it is declared in the function's own text (collect() only):
+	 * its line and file, or those of the outermost inlined call that
+	 * holds it */
+	int pos;
+	const char *pos_file;
 };
 
 struct dv_site {
@@ -126,7 +132,7 @@ static const char *decl_file(Dwarf_Die *die)
 /* Adds the variable or parameter DIE (located at ADDR) to S; *CAP is the
  * room of S->vars. */
 static void add_var(struct dv_site *s, int *cap, Dwarf_Die *die, Dwarf_Addr addr,
-		    const struct dv_loc *fb, const char *func)
+		    const struct dv_loc *fb, const char *func, const struct dv_var *call)
 {
 	struct dv_loc at = locate(die, DW_AT_location, addr, fb);
 	Dwarf_Die t;
@@ -158,6 +164,8 @@ static void add_var(struct dv_site *s, int *cap, Dwarf_Die *die, Dwarf_Addr addr
 	v->file = decl_file(die);
 	v->line = L->dwarf_decl_line(die, &line) == 0 ? line : 0;
 	v->func = func;
+	v->pos = call->pos ? call->pos : v->line;
+	v->pos_file = call->pos ? call->pos_file : v->file;
 	if (v->name && v->type)
 		s->nvars++;
 	else
@@ -201,18 +209,43 @@ static int scopes_at(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die **scopes)
 	return n;
 }
 
-static int overlap(const struct dv_var *x, const struct dv_var *y)
+/* The line and file of the inlined call DIE (in its caller's text) into
+ * C->pos and C->pos_file; C->pos stays 0 when they are not known. */
+static void call_place(Dwarf_Die *die, struct dv_var *c)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word line, file;
+	Dwarf_Files *files;
+	size_t nfiles;
+	Dwarf_Die cu;
+
+	if (L->dwarf_formudata(L->dwarf_attr(die, DW_AT_call_line, &at), &line) != 0 ||
+	    L->dwarf_formudata(L->dwarf_attr(die, DW_AT_call_file, &at), &file) != 0 ||
+	    !L->dwarf_diecu(die, &cu, NULL, NULL) || L->dwarf_getsrcfiles(&cu, &files, &nfiles) != 0 ||
+	    file >= nfiles || !(c->pos_file = L->dwarf_filesrc(files, file, NULL, NULL)) || line == 0 ||
+	    line > INT_MAX)
+		return;
+	c->pos = (int)line;
+}
+
+/* Y shares bytes with X, which is declared after Y's place in the same
+ * function's text. */
+static int shadows(const struct dv_var *y, const struct dv_var *x)
 {
 	return x->at.base == y->at.base && x->at.off < y->at.off + (int64_t)y->size &&
-	       y->at.off < x->at.off + (int64_t)x->size;
+	       y->at.off < x->at.off + (int64_t)x->size && x->pos > y->pos && y->pos > 0 && x->pos_file &&
+	       y->pos_file && strcmp(x->pos_file, y->pos_file) == 0;
 }
 
 /* Drops from S the variables of outer scopes (S->vars[0..outer)) that
- * share bytes with one of the scope just added (S->vars[outer..)): the
- * compiler gives two variables one slot only when their lives do not
- * meet (GCC at -O2: a block's array and one the function declares after
- * it, an inlined callee's local and its caller's), and at this pc the
- * inner one is the one in scope, so the buffer is judged by it. */
+ * share bytes with one of the scope just added (S->vars[outer..)) and are
+ * declared after it: the compiler gives two variables one slot only when
+ * their lives do not meet (GCC at -O2: a block's array and one the
+ * function declares after the block, an inlined callee's local and one
+ * its caller declares after the call), and a variable declared after the
+ * inner scope cannot be in use inside it, so the buffer is judged by the
+ * inner one.  One declared before may be (code merged from its path
+ * into the scope's, -O2 tail merging): then the widest decides. */
 static void drop_shadowed(struct dv_site *s, int outer)
 {
 	int kept = 0;
@@ -221,7 +254,7 @@ static void drop_shadowed(struct dv_site *s, int outer)
 		int shadowed = 0;
 
 		for (int k = outer; j < outer && k < s->nvars && !shadowed; k++)
-			shadowed = overlap(&s->vars[j], &s->vars[k]);
+			shadowed = shadows(&s->vars[k], &s->vars[j]);
 		if (shadowed)
 			free((char *)s->vars[j].type);
 		else
@@ -237,6 +270,7 @@ static void collect(struct dv_site *s, Dwarf *dw, Dwarf_Addr addr)
 	struct dv_loc fb = {AT_NONE, 0};
 	const char *func = NULL;
 	int n = scopes_at(dw, addr, &sc), top = -1, cap = 0, outer;
+	struct dv_var call = {.pos = 0}; /* the outermost inlined call's place */
 
 	for (int i = 0; i < n && top < 0; i++)
 		if (L->dwarf_tag(&sc[i]) == DW_TAG_subprogram)
@@ -248,13 +282,15 @@ static void collect(struct dv_site *s, Dwarf *dw, Dwarf_Addr addr)
 
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
 			func = L->dwarf_diename(&sc[i]);
+		if (tag == DW_TAG_inlined_subroutine && !call.pos)
+			call_place(&sc[i], &call);
 		if (L->dwarf_child(&sc[i], &kid) != 0)
 			continue;
 		outer = s->nvars;
 		do {
 			tag = L->dwarf_tag(&kid);
 			if (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter)
-				add_var(s, &cap, &kid, addr, &fb, func);
+				add_var(s, &cap, &kid, addr, &fb, func, &call);
 		} while (L->dwarf_siblingof(&kid, &kid) == 0);
 		drop_shadowed(s, outer);
 	}

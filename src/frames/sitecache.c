@@ -1,5 +1,5 @@
 /* sitecache.c: the call-site cache across processes (see sitecache.h).
- * One file per module, DIR/<build-id>-<version>.sites, records appended (sitefmt.h)
+ * One file per module, DIR/<build-id>-<version>-<rules>.sites, records appended (sitefmt.h)
  * by one write each with O_APPEND (whole records: concurrent writers do
  * not interleave within one); read back whole at a module's first look,
  * up to the first record that does not check (a write still under way
@@ -96,13 +96,18 @@ static void load(struct mod *m, const char *path)
 	m->nsites = n;
 }
 
-/* M's file: DIR/<build-id>-<version>.sites (PATH: the room of DIR + 160). */
+/* The rules by which dwvars.c picks a call site's variables: raise it
+ * when they change, so that no file written under other rules is read. */
+#define RULES "r2"
+
+/* M's file: DIR/<build-id>-<version>-<rules>.sites (PATH: the room of DIR
+ * + 160). */
 static void file_of(const struct mod *m, char *path)
 {
 	strcpy(path, rwc_knobs.cache);
 	strcat(path, "/");
 	strcat(path, m->id);
-	strcat(path, "-" PACKAGE_VERSION ".sites");
+	strcat(path, "-" PACKAGE_VERSION "-" RULES ".sites");
 }
 
 /* The process may write a file of any size (no RLIMIT_FSIZE: past one,
