@@ -225,6 +225,19 @@ with tempfile.TemporaryDirectory() as d:
         ok(reg.get("name") == "globlib_buf" and reg.get("size") == 40, "%s: the library's object named" % tag, reg)
         r = run(PROGS[1][1], "lib_in_hole", "good", env=env)
         ok(not r.reports and r.log == "" and r.status == 0, "%s good: no report" % tag, r.describe())
+    # The same where the view wrongly thinks a mapping still is: a thread's
+    # 64 MiB stack that glibc unmapped itself (no interposed call), taken
+    # into the run, the library opened there (the dlopen moves the view's
+    # generation: without that, this overrun went unreported).
+    tag = "lib_after_thread"
+    r = run(PROGS[1][1], tag, "bad", env={"RWC_GLOBLIB": big})
+    m = re.search(r"^stack (0x[0-9a-f]+) (0x[0-9a-f]+)$", r.stdout, re.M)
+    _, _, at = object_of(r)
+    ok(m and at and int(m.group(1), 16) <= at < int(m.group(2), 16),
+       "%s: the library was opened where the thread's stack was" % tag, r.describe())
+    check_report(r, tag, "read", "global-overflow", first=40, last=79)
+    r = run(PROGS[1][1], tag, "good", env={"RWC_GLOBLIB": big})
+    ok(not r.reports and r.log == "" and r.status == 0, "%s good: no report" % tag, r.describe())
 
 # The stripped build has no .symtab: its objects came from .dynsym.
 with open(PROGS[4][1], "rb") as f:
