@@ -247,6 +247,50 @@ if clang and subprocess.run([clang, "-O2", "-g", "-U_FORTIFY_SOURCE", "-o", cl, 
     clean(cl, "clang -O2 -g", "locals")
 else:
     print("# clang not found or failed: the clang build's cases not run")
+
+# clang -ffunction-sections linked with --gc-sections: the discarded
+# function's DWARF keeps a range from address 0, in the CU before the
+# caller's; the caller's CU is still the one found (file:line, variable).
+GC_A = "volatile int v[64];\nint unused_big(void)\n{\n%s\treturn v[1];\n}\nint used_a(void) { return v[2]; }\n" % \
+    "".join("\tv[%d] = v[%d] * 3 + %d;\n" % (i % 64, (i * 7) % 64, i) for i in range(400))
+GC_B = """#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+int used_a(void);
+__attribute__((noinline)) int victim(int fd, int n)
+{
+\tchar small[8];
+\tchar other[400];
+\tother[0] = 0;
+\tssize_t r = read(fd, small, n);
+\treturn (int)r + small[0] + other[0];
+}
+int main(int argc, char **argv)
+{
+\tint fd = open(argv[1], O_RDONLY);
+\tprintf("result %d\\n", victim(fd, argc > 2 ? 16 : 8) + used_a());
+\treturn 0;
+}
+"""
+if clang:
+    for name, text in (("gc_a.c", GC_A), ("gc_b.c", GC_B), ("gc_data", "abcd")):
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(text)
+    gc = os.path.join(tmp, "gc_prog")
+    built = subprocess.run([clang, "-O2", "-g", "-ffunction-sections", "-Wl,--gc-sections", "-o", gc, "gc_a.c", "gc_b.c"],
+                           cwd=tmp).returncode == 0
+    ok(built, "clang --gc-sections: built")
+    if built:
+        r = Run([gc, os.path.join(tmp, "gc_data"), "bad"], env=STACK)
+        rep = r.reports[0] if len(r.reports) == 1 else {}
+        f0 = (rep.get("frames") or [{}])[0]
+        ok(rep.get("problem") == "stack-overflow" and f0.get("function") == "victim" and
+           f0.get("file", "").endswith("gc_b.c") and f0.get("line") == 10 and
+           rep.get("region", {}).get("name") == "small",
+           "clang --gc-sections bad: victim at gc_b.c:10, the variable `small`", r.describe())
+        r = Run([gc, os.path.join(tmp, "gc_data")], env=STACK)
+        ok(r.status == 0 and not r.reports and "result 101" in r.stdout, "clang --gc-sections good: no report",
+           r.describe())
 shutil.rmtree(tmp, ignore_errors=True)
 
 # The stack check is on by default; without it, nothing is said.

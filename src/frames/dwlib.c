@@ -40,3 +40,28 @@ const struct rwc_dwlib *rwc_dwlib(void)
 {
 	return rwc_once(&once, load_dw) ? &D : NULL;
 }
+
+/* ADDR lies in one of CU's ranges that do not start at 0. */
+static int holds(const struct rwc_dwlib *L, Dwarf_Die *cu, Dwarf_Addr addr)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+
+	while ((off = L->dwarf_ranges(cu, off, &base, &lo, &hi)) > 0)
+		if (lo != 0 && lo <= addr && addr < hi)
+			return 1;
+	return 0;
+}
+
+int rwc_dw_scan_cu(const struct rwc_dwlib *L, Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *cu)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (L->dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (L->dwarf_offdie(dw, off + hsize, cu) && holds(L, cu, addr))
+			return 1;
+		off = next;
+	}
+	return 0;
+}

@@ -26,7 +26,7 @@
 	X(dwarf_attr_integrate) X(dwarf_getlocation_addr) X(dwarf_formref_die) \
 	X(dwarf_aggregate_size) X(dwarf_formstring) X(dwarf_decl_line)       \
 	X(dwarf_hasattr_integrate) X(dwfl_module_getdwarf) X(dwarf_getsrc_die)  \
-	X(dwarf_linesrc) X(dwarf_lineno) X(dwarf_diecu)
+	X(dwarf_linesrc) X(dwarf_lineno) X(dwarf_diecu) X(dwarf_ranges)
 
 struct rwc_dwlib {
 #define X(f) __typeof__(&f) f;
@@ -37,5 +37,11 @@ struct rwc_dwlib {
 /* The table, loading libdw at the first call; NULL when it cannot be
  * loaded (then never again). */
 const struct rwc_dwlib *rwc_dwlib(void);
+
+/* The CU of DW whose address ranges hold ADDR, into *CU: 1, or 0 when
+ * none does.  For modules without .debug_aranges (clang's default), by a
+ * scan of the CUs; ranges that start at 0 are skipped (code of a section
+ * the linker discarded, --gc-sections: no module's code is at 0). */
+int rwc_dw_scan_cu(const struct rwc_dwlib *L, Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *cu);
 
 #endif

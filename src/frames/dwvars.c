@@ -177,20 +177,11 @@ static void add_var(struct dv_site *s, int *cap, Dwarf_Die *die, Dwarf_Addr addr
 static int scopes_at(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die **scopes)
 {
 	Dwarf_Die cu, *found = NULL, inner;
-	Dwarf_Off off = 0, next;
-	size_t hsize;
 	int n;
 
 	*scopes = NULL;
-	if (!L->dwarf_addrdie(dw, addr, &cu)) {
-		int hit = 0; /* no .debug_aranges: the CU whose ranges hold ADDR */
-		while (!hit && L->dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-			hit = L->dwarf_offdie(dw, off + hsize, &cu) && L->dwarf_haspc(&cu, addr) > 0;
-			off = next;
-		}
-		if (!hit)
-			return 0;
-	}
+	if (!L->dwarf_addrdie(dw, addr, &cu) && !rwc_dw_scan_cu(L, dw, addr, &cu))
+		return 0; /* (no .debug_aranges: the CU whose ranges hold ADDR) */
 	n = L->dwarf_getscopes(&cu, addr, &found);
 	if (n <= 0) {
 		unsure |= n < 0; /* (0: no scope holds ADDR) */

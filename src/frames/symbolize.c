@@ -75,18 +75,11 @@ static int concrete_scopes(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die **scopes)
 static Dwarf_Die *cu_of(Dwfl_Module *mod, Dwarf_Addr pc, Dwarf_Die *cu, Dwarf_Addr *bias)
 {
 	Dwarf_Die *d = D.dwfl_module_addrdie(mod, pc, bias);
-	Dwarf_Off off = 0, next;
-	size_t hsize;
 	Dwarf *dw;
 
 	if (d || !(dw = D.dwfl_module_getdwarf(mod, bias)))
 		return d;
-	while (D.dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		if (D.dwarf_offdie(dw, off + hsize, cu) && D.dwarf_haspc(cu, pc - *bias) > 0)
-			return cu;
-		off = next;
-	}
-	return NULL;
+	return rwc_dw_scan_cu(dl, dw, pc - *bias, cu) ? cu : NULL;
 }
 
 /* The source line of PC in MOD into FR (file and line), from the line
