@@ -205,7 +205,34 @@ static void too_many(void)
 	ok(verdict(A, 10, RWC_NEED_READ, &v) != RWC_OK, "a maps line it cannot parse: no good verdict");
 }
 
-/* The overlay's pure parts on their own arrays. */
+/* The runs of unnamed regions and holes between named ones. */
+static void unnamed_runs(void)
+{
+	struct rwc_verdict v;
+	uintptr_t lo = 1, hi = 1;
+	uint64_t g;
+
+	maps_text = "7f0000000000-7f0000002000 r--p 00000000 08:01 42   /lib/x.so\n"
+		    "7f0000002000-7f0000003000 rw-p 00000000 00:00 0\n"
+		    "7f0000005000-7f0000006000 rw-p 00000000 00:00 0\n"
+		    "7f0000006000-7f0000007000 rw-p 00000000 00:00 0    [heap]\n"
+		    "7f0000008000-7f0000009000 rw-p 00000000 00:00 0\n";
+	rwc_map_changed();
+	ok(verdict(A, 10, RWC_NEED_READ, &v) == RWC_OK, "runs: a snapshot made");
+	g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+	ok(rwc_snap_unnamed_run(g, A + 2 * PG + 8, &lo, &hi) && lo == A + 2 * PG && hi == A + 6 * PG,
+	   "runs: an unnamed region: from the named one below to the named one above (the hole with it)");
+	ok(rwc_snap_unnamed_run(g, A + 4 * PG, &lo, &hi) && lo == A + 2 * PG && hi == A + 6 * PG,
+	   "runs: in a hole: the same run");
+	ok(rwc_snap_unnamed_run(g, A + 9 * PG, &lo, &hi) && lo == A + 7 * PG && hi == UINTPTR_MAX,
+	   "runs: above the last named region: to the top");
+	ok(!rwc_snap_unnamed_run(g, A + PG, &lo, &hi) && !rwc_snap_unnamed_run(g, A + 6 * PG + 8, &lo, &hi),
+	   "runs: in a named region (a file, [heap]): none");
+	ok(rwc_snap_unnamed_run(g, 4096, &lo, &hi) && lo == 0 && hi == A, "runs: below the first named region: from 0");
+	ok(!rwc_snap_unnamed_run(g + 1, A + 2 * PG + 8, &lo, &hi), "runs: not for another generation");
+}
+
+/* The overlay's pure parts on their own arrays. *//* The overlay's pure parts on their own arrays. */
 static void overlay_alone(void)
 {
 	struct rwc_ovl o[RWC_OVL_CAP];
@@ -254,6 +281,7 @@ int main(void)
 		heap_top();
 		hidden();
 		too_many();
+		unnamed_runs();
 	}
 	return done_testing();
 }

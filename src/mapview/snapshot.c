@@ -29,45 +29,12 @@
 #include "mapview/pagemap.h"
 #include "base/real.h"
 
-#define SNAP_CAP 131072u /* regions; vm.max_map_count defaults to 65530 */
-#define BLOCK 4u /* regions per block of the two-level index: one cache line */
-#define PROT_MASK 0xfffu /* a start is page-aligned: its low bits hold RWC_PROT_* */
-#define PM_WORDS (1u << 20) /* the page map's memory: 8 MiB, touched as used */
-#define NAMED_CAP 4096u /* named regions indexed (more: no unnamed runs) */
-
-struct snap {
-	unsigned seq;       /* odd while being written */
-	uint64_t gen;       /* the generation it holds for */
-	size_t n;
-	int complete;       /* 0: more regions than SNAP_CAP, or a read error */
-	                    /* (a full overlay sets gen to 0: stale) */
-	unsigned novl;
-	uintptr_t heap_hi;  /* where [heap] ends, overlay included; 0: none */
-	struct rwc_pagemap pm; /* by page (pagemap.h); here, on the page every lookup reads */
-	struct rwc_ovl ovl[RWC_OVL_CAP]; /* newest last (overlay.h) */
-	size_t ntop;
-	unsigned nnamed;    /* named[0..nnamed): the indexes of the regions with */
-	int named_ok;       /* a name (a file, [heap], [vdso]...); 0: too many */
-	uint32_t named[NAMED_CAP];
-	uintptr_t top[SNAP_CAP / BLOCK]; /* the last end of each block of ent[] */
-	struct {
-		uintptr_t end;
-		uintptr_t sp;                 /* start | prot */
-	} ent[SNAP_CAP] __attribute__((aligned(64))); /* region i: [sp & ~PROT_MASK, end) */
-	uint64_t pm_mem[PM_WORDS];
-};
+#include "mapview/snapdata.h"
 
 uint64_t rwc_gen = 1;
 
-#define SCAN_BUF 65536
-/* The scan buffer (under the writer lock), then two snapshots, in the
- * library's own memory (the buffer near what a start touches, ownmem.c). */
-_Static_assert(2 * sizeof(struct snap) + SCAN_BUF <= RWC_OWN_SNAP_SIZE, "ownmem.h: RWC_OWN_SNAP_SIZE");
-static inline struct snap *snap_at(int i)
-{
-	return (struct snap *)((char *)rwc_ownmem_part(RWC_OWN_SNAP) + SCAN_BUF) + i;
-}
-static int cur = -1;   /* published snapshot, -1 none */
+_Static_assert(2 * sizeof(struct snap) + RWC_SNAP_SCAN_BUF <= RWC_OWN_SNAP_SIZE, "ownmem.h: RWC_OWN_SNAP_SIZE");
+int rwc_snap_cur = -1;   /* published snapshot, -1 none */
 static uintptr_t hidden_lo, hidden_hi;
 
 void rwc_map_changed(void)
@@ -150,38 +117,6 @@ static void build_index(struct snap *s)
 	}
 }
 
-/* First index i < n with a[i] > x, or n.  Branch-free: random lookups
- * would mispredict every step of a branching search. */
-static size_t first_greater(const uintptr_t *a, size_t n, uintptr_t x)
-{
-	const uintptr_t *base = a;
-	size_t len = n;
-
-	if (n == 0)
-		return 0;
-	while (len > 1) {
-		size_t half = len / 2;
-		base += (size_t)(base[half - 1] <= x) * half;
-		len -= half;
-	}
-	return (size_t)(base - a) + (*base <= x);
-}
-
-/* Index of the first region whose end is above LO (N if none): a search
- * of the top level, then a scan of one cache line of entries. */
-static size_t find(const struct snap *s, size_t n, size_t ntop, uintptr_t lo)
-{
-	size_t j = first_greater(s->top, ntop, lo), k, e;
-
-	if (j >= ntop)
-		return n;
-	k = j * BLOCK;
-	e = k + BLOCK < n ? k + BLOCK : n;
-	while (k < e && s->ent[k].end <= lo)
-		k++;
-	return k;
-}
-
 /* Re-reads the map into the unpublished buffer and publishes it.  0 if it
  * could not (lock busy, no buffers, no /proc). */
 static int refresh(void)
@@ -192,7 +127,7 @@ static int refresh(void)
 
 	if (rwc_ownmem_get() <= 0 || !lock())
 		return 0;
-	s = snap_at(__atomic_load_n(&cur, __ATOMIC_ACQUIRE) == 0 ? 1 : 0);
+	s = snap_at(__atomic_load_n(&rwc_snap_cur, __ATOMIC_ACQUIRE) == 0 ? 1 : 0);
 	fd = rwc_map_open();
 	if (fd < 0) {
 		unlock();
@@ -207,7 +142,7 @@ static int refresh(void)
 	s->nnamed = 0;
 	s->named_ok = 1;
 	brk_end = rwc_heap_end_refreshed();
-	rc = rwc_maps_scan(fd, rwc_read_real, (char *)rwc_ownmem_part(RWC_OWN_SNAP), SCAN_BUF, snap_add, s, NULL);
+	rc = rwc_maps_scan(fd, rwc_read_real, (char *)rwc_ownmem_part(RWC_OWN_SNAP), RWC_SNAP_SCAN_BUF, snap_add, s, NULL);
 	if (!s->heap_hi) /* no heap yet: it will start at the break */
 		s->heap_hi = brk_end;
 	if (rc < 0)
@@ -216,7 +151,7 @@ static int refresh(void)
 	build_pagemap(s);
 	close(fd);
 	write_seq(s);
-	__atomic_store_n(&cur, s == snap_at(0) ? 0 : 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&rwc_snap_cur, s == snap_at(0) ? 0 : 1, __ATOMIC_RELEASE);
 	unlock();
 	return 1;
 }
@@ -231,7 +166,7 @@ static void place(uintptr_t lo, uintptr_t hi, int prot, int heap)
 		rwc_map_changed();
 		return;
 	}
-	i = __atomic_load_n(&cur, __ATOMIC_ACQUIRE);
+	i = __atomic_load_n(&rwc_snap_cur, __ATOMIC_ACQUIRE);
 	s = i < 0 ? NULL : snap_at(i);
 	prot = heap ? (int)(RWC_PROT_R | RWC_PROT_W) : prot;
 	if (heap && s && (lo = s->heap_hi) == (hi = rwc_heap_end_taken())) {
@@ -273,7 +208,7 @@ void rwc_snap_heap_top(void)
 int rwc_snap_lookup(uintptr_t lo, size_t len, unsigned need)
 {
 	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
-	int i = __atomic_load_n(&cur, __ATOMIC_ACQUIRE);
+	int i = __atomic_load_n(&rwc_snap_cur, __ATOMIC_ACQUIRE);
 	uintptr_t hi = lo + len, run_lo, end;
 	const struct snap *s;
 	unsigned seq, novl, prot, ok; /* ok: the needs the range is known good for */
@@ -299,7 +234,7 @@ int rwc_snap_lookup(uintptr_t lo, size_t len, unsigned need)
 			goto not_good;
 		ok = need;
 	} else {
-		k = find(s, n, ntop, lo);
+		k = rwc_snap_find(s, n, ntop, lo);
 		if (k >= n || (s->ent[k].sp & ~(uintptr_t)PROT_MASK) > lo)
 			goto not_good;
 		run_lo = s->ent[k].sp & ~(uintptr_t)PROT_MASK;
@@ -332,42 +267,6 @@ not_good: /* the regions' say, unless an overlay entry has one */
 	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -1;
 }
 
-int rwc_snap_unnamed_run(uint64_t g, uintptr_t a, uintptr_t *lo, uintptr_t *hi)
-{
-	int i = __atomic_load_n(&cur, __ATOMIC_ACQUIRE);
-	const struct snap *s;
-	unsigned seq, nn, j, len;
-	size_t n, ntop, k;
-
-	if (i < 0)
-		return 0;
-	s = snap_at(i);
-	seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
-	if ((seq & 1) || __atomic_load_n(&s->gen, __ATOMIC_RELAXED) != g ||
-	    !__atomic_load_n(&s->complete, __ATOMIC_RELAXED) || !__atomic_load_n(&s->named_ok, __ATOMIC_RELAXED))
-		return 0;
-	n = __atomic_load_n(&s->n, __ATOMIC_RELAXED);
-	ntop = __atomic_load_n(&s->ntop, __ATOMIC_RELAXED);
-	nn = __atomic_load_n(&s->nnamed, __ATOMIC_RELAXED);
-	if (n > SNAP_CAP || ntop > SNAP_CAP / BLOCK || nn > NAMED_CAP)
-		return 0;
-	k = find(s, n, ntop, a); /* the first region that ends above A */
-	for (j = 0, len = nn; len > 0;) { /* the first named region from k on */
-		unsigned half = len / 2;
-
-		if (s->named[j + half] < k)
-			j += half + 1, len -= half + 1;
-		else
-			len = half;
-	}
-	if (j < nn && s->named[j] == k && (s->ent[k].sp & ~(uintptr_t)PROT_MASK) <= a)
-		return 0; /* in a named region */
-	*lo = j > 0 && s->named[j - 1] < n ? s->ent[s->named[j - 1]].end : 0;
-	*hi = j < nn && s->named[j] < n ? s->ent[s->named[j]].sp & ~(uintptr_t)PROT_MASK : UINTPTR_MAX;
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq && *lo <= a && a < *hi;
-}
-
 /* One try at the verdict from snapshot S, published for generation G:
  * 1 decided (V), 0 try again (S was being written), -1 the overlay needs
  * the map re-read. */
@@ -385,7 +284,7 @@ static int verdict_from(const struct snap *s, uint64_t g, struct rwc_verdict *v,
 	rwc_verdict_init(v, lo, len, need);
 	o = rwc_ovl_verdict(s->ovl, novl, v, &by);
 	if (o == 0) {
-		for (size_t k = find(s, n, ntop, lo); k < n && !v->done; k++) {
+		for (size_t k = rwc_snap_find(s, n, ntop, lo); k < n && !v->done; k++) {
 			struct rwc_region r = {s->ent[k].sp & ~(uintptr_t)PROT_MASK, s->ent[k].end,
 					       (unsigned)(s->ent[k].sp & PROT_MASK)};
 			rwc_verdict_feed(v, &r, NULL);
@@ -422,7 +321,7 @@ int rwc_snap_verdict(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned n
 {
 	for (int tries = 0; tries < 4; tries++) {
 		uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
-		int i = __atomic_load_n(&cur, __ATOMIC_ACQUIRE), r;
+		int i = __atomic_load_n(&rwc_snap_cur, __ATOMIC_ACQUIRE), r;
 
 		if (i < 0 || __atomic_load_n(&snap_at(i)->gen, __ATOMIC_ACQUIRE) != g) {
 			if (!refresh())

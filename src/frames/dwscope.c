@@ -1,0 +1,254 @@
+/* dwscope.c: a call site's stack variables read from the DWARF (see
+ * dwscope.h): the scopes at its pc out to the function, each variable's
+ * location and size, and which of the variables sharing a slot is the one
+ * in scope.  Under the report lock; allocates (the library's own heap). */
+#include "config.h"
+
+#include "frames/dwscope.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/fmt.h"
+#include "frames/dwtype.h"
+
+/* The DWARF number of the stack pointer: arch-specific, here only. */
+#if defined(__x86_64__)
+#define SP_REG 7
+#elif defined(__aarch64__)
+#define SP_REG 31
+#elif defined(__i386__)
+#define SP_REG 4
+#else
+#define SP_REG -1 /* unknown: sp-relative variables are not judged */
+#endif
+
+static const struct rwc_dwlib *L;
+static int unsure; /* a variable left out, or libdw failed: not to be cached */
+
+/* The location of a simple DWARF expression: DW_OP_fbreg (FB the frame
+ * base), DW_OP_call_frame_cfa, DW_OP_breg<sp>, then DW_OP_plus_uconst; for
+ * the frame base itself (FB NULL) also DW_OP_reg<sp>.
+ * Anything else (another register, a composite, a value): RWC_DV_NONE. */
+static struct rwc_dv_loc eval(const Dwarf_Op *e, size_t n, const struct rwc_dv_loc *fb)
+{
+	struct rwc_dv_loc l = {RWC_DV_NONE, 0}, none = {RWC_DV_NONE, 0};
+
+	if (n == 0)
+		return none;
+	if (e[0].atom == DW_OP_fbreg && fb && fb->base != RWC_DV_NONE)
+		l.base = fb->base, l.off = fb->off + (int64_t)e[0].number;
+	else if (e[0].atom == DW_OP_call_frame_cfa)
+		l.base = RWC_DV_CFA;
+	else if (SP_REG >= 0 && e[0].atom == DW_OP_breg0 + SP_REG)
+		l.base = RWC_DV_SP, l.off = (int64_t)e[0].number;
+	else if (!fb && SP_REG >= 0 && e[0].atom == DW_OP_reg0 + SP_REG)
+		l.base = RWC_DV_SP; /* a frame base (clang's) that is the sp itself */
+	for (size_t i = 1; i < n && l.base != RWC_DV_NONE; i++) {
+		if (e[i].atom != DW_OP_plus_uconst)
+			return none;
+		l.off += (int64_t)e[i].number;
+	}
+	return l;
+}
+
+/* The location attribute NAME of DIE at ADDR (one expression only). */
+static struct rwc_dv_loc locate(Dwarf_Die *die, unsigned name, Dwarf_Addr addr, const struct rwc_dv_loc *fb)
+{
+	struct rwc_dv_loc none = {RWC_DV_NONE, 0};
+	Dwarf_Attribute at;
+	Dwarf_Op *e;
+	size_t n;
+
+	if (!L->dwarf_attr(die, name, &at) || L->dwarf_getlocation_addr(&at, addr, &e, &n, 1) != 1)
+		return none;
+	return eval(e, n, fb);
+}
+
+static const char *str_attr(Dwarf_Die *die, unsigned name)
+{
+	Dwarf_Attribute at;
+
+	return L->dwarf_formstring(L->dwarf_attr_integrate(die, name, &at));
+}
+
+/* DIE's declaration file: libdw's answer, else (DWARF 5 numbers the CU's
+ * own file 0, which libdw 0.188 does not resolve: clang's default) the
+ * CU's name. */
+static const char *decl_file(Dwarf_Die *die)
+{
+	const char *f = L->dwarf_decl_file(die);
+	Dwarf_Attribute at;
+	Dwarf_Word idx;
+	Dwarf_Die cu;
+
+	if (f || L->dwarf_formudata(L->dwarf_attr_integrate(die, DW_AT_decl_file, &at), &idx) != 0 || idx != 0 ||
+	    !L->dwarf_diecu(die, &cu, NULL, NULL))
+		return f;
+	return L->dwarf_diename(&cu);
+}
+
+/* Adds the variable or parameter DIE (located at ADDR) to S; *CAP is the
+ * room of S->vars. */
+static void add_var(struct rwc_dv_site *s, int *cap, Dwarf_Die *die, Dwarf_Addr addr,
+		    const struct rwc_dv_loc *fb, const char *func, const struct rwc_dv_var *call)
+{
+	struct rwc_dv_loc at = locate(die, DW_AT_location, addr, fb);
+	Dwarf_Die t;
+	Dwarf_Word size;
+	struct rwc_dv_var *v;
+	char text[256];
+	struct rwc_fmt o;
+	int line = 0;
+
+	if (at.base == RWC_DV_NONE || !rwc_dw_type_of(L, die, &t) || L->dwarf_aggregate_size(&t, &size) != 0 || size == 0)
+		return;
+	if (s->nvars == *cap) {
+		int ncap = *cap ? 2 * *cap : 8;
+		struct rwc_dv_var *nv = realloc(s->vars, (size_t)ncap * sizeof *nv);
+
+		if (!nv) {
+			unsure = 1;
+			return;
+		}
+		s->vars = nv, *cap = ncap;
+	}
+	rwc_fmt_init(&o, text, sizeof text);
+	rwc_dw_type_text(L, &o, &t);
+	v = &s->vars[s->nvars];
+	v->at = at;
+	v->size = size;
+	v->name = str_attr(die, DW_AT_name);
+	v->type = strdup(text);
+	v->file = decl_file(die);
+	v->line = L->dwarf_decl_line(die, &line) == 0 ? line : 0;
+	v->func = func;
+	v->pos = call->pos ? call->pos : v->line;
+	v->pos_file = call->pos ? call->pos_file : v->file;
+	if (v->name && v->type)
+		s->nvars++;
+	else
+		unsure |= !v->type;
+}
+
+/* The scopes at ADDR, innermost first, out through the function that
+ * holds the code (as symbolize.c: the concrete inlined instances). */
+static int scopes_at(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die **scopes)
+{
+	Dwarf_Die cu, *found = NULL, inner;
+	int n;
+
+	*scopes = NULL;
+	if (!L->dwarf_addrdie(dw, addr, &cu) && !rwc_dw_scan_cu(L, dw, addr, &cu))
+		return 0; /* (no .debug_aranges: the CU whose ranges hold ADDR) */
+	n = L->dwarf_getscopes(&cu, addr, &found);
+	if (n <= 0) {
+		unsure |= n < 0; /* (0: no scope holds ADDR) */
+		free(found);
+		return 0;
+	}
+	inner = found[0];
+	free(found);
+	n = L->dwarf_getscopes_die(&inner, scopes);
+	if (n <= 0) {
+		unsure |= n < 0;
+		free(*scopes);
+		*scopes = NULL;
+		n = 0;
+	}
+	return n;
+}
+
+/* The line and file of the inlined call DIE (in its caller's text) into
+ * C->pos and C->pos_file; C->pos stays 0 when they are not known. */
+static void call_place(Dwarf_Die *die, struct rwc_dv_var *c)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word line, file;
+	Dwarf_Files *files;
+	size_t nfiles;
+	Dwarf_Die cu;
+
+	if (L->dwarf_formudata(L->dwarf_attr(die, DW_AT_call_line, &at), &line) != 0 ||
+	    L->dwarf_formudata(L->dwarf_attr(die, DW_AT_call_file, &at), &file) != 0 ||
+	    !L->dwarf_diecu(die, &cu, NULL, NULL) || L->dwarf_getsrcfiles(&cu, &files, &nfiles) != 0 ||
+	    file >= nfiles || !(c->pos_file = L->dwarf_filesrc(files, file, NULL, NULL)) || line == 0 ||
+	    line > INT_MAX)
+		return;
+	c->pos = (int)line;
+}
+
+/* Y shares bytes with X, which is declared after Y's place in the same
+ * function's text. */
+static int shadows(const struct rwc_dv_var *y, const struct rwc_dv_var *x)
+{
+	return x->at.base == y->at.base && x->at.off < y->at.off + (int64_t)y->size &&
+	       y->at.off < x->at.off + (int64_t)x->size && x->pos > y->pos && y->pos > 0 && x->pos_file &&
+	       y->pos_file && strcmp(x->pos_file, y->pos_file) == 0;
+}
+
+/* Drops from S the variables of outer scopes (S->vars[0..outer)) that
+ * share bytes with one of the scope just added (S->vars[outer..)) and are
+ * declared after it: the compiler gives two variables one slot only when
+ * their lives do not meet (GCC at -O2: a block's array and one the
+ * function declares after the block, an inlined callee's local and one
+ * its caller declares after the call), and a variable declared after the
+ * inner scope cannot be in use inside it, so the buffer is judged by the
+ * inner one.  One declared before may be (code merged from its path
+ * into the scope's, -O2 tail merging): then the widest decides. */
+static void drop_shadowed(struct rwc_dv_site *s, int outer)
+{
+	int kept = 0;
+
+	for (int j = 0; j < s->nvars; j++) {
+		int shadowed = 0;
+
+		for (int k = outer; j < outer && k < s->nvars && !shadowed; k++)
+			shadowed = shadows(&s->vars[k], &s->vars[j]);
+		if (shadowed)
+			free((char *)s->vars[j].type);
+		else
+			s->vars[kept++] = s->vars[j];
+	}
+	s->nvars = kept;
+}
+
+/* The variables of the scopes at ADDR (out to the function), into S. */
+int rwc_dw_collect(const struct rwc_dwlib *lib, struct rwc_dv_site *s, Dwarf *dw, Dwarf_Addr addr)
+{
+	Dwarf_Die *sc = NULL, kid;
+	struct rwc_dv_loc fb = {RWC_DV_NONE, 0};
+	const char *func = NULL;
+	int n, top = -1, cap = 0, outer;
+	struct rwc_dv_var call = {.pos = 0}; /* the outermost inlined call's place */
+
+	L = lib;
+	unsure = 0;
+	n = scopes_at(dw, addr, &sc);
+
+	for (int i = 0; i < n && top < 0; i++)
+		if (L->dwarf_tag(&sc[i]) == DW_TAG_subprogram)
+			top = i;
+	if (top >= 0)
+		fb = locate(&sc[top], DW_AT_frame_base, addr, NULL);
+	for (int i = top; i >= 0; i--) {
+		int tag = L->dwarf_tag(&sc[i]);
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+			func = L->dwarf_diename(&sc[i]);
+		if (tag == DW_TAG_inlined_subroutine && !call.pos)
+			call_place(&sc[i], &call);
+		if (L->dwarf_child(&sc[i], &kid) != 0)
+			continue;
+		outer = s->nvars;
+		do {
+			tag = L->dwarf_tag(&kid);
+			if (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter)
+				add_var(s, &cap, &kid, addr, &fb, func, &call);
+		} while (L->dwarf_siblingof(&kid, &kid) == 0);
+		drop_shadowed(s, outer);
+	}
+	free(sc);
+	return unsure;
+}
