@@ -229,24 +229,32 @@ for tag, exe in PROGS:
 # relative name in its directory): the caller's file:line and the
 # variable's declaration are still named.
 clang = shutil.which("clang")
-cl = os.path.join(tmp, "victim_stackvar_clang")
 for f in ("victim_stackvar.c", "victim.h"):
     shutil.copy(os.path.join(SRC, "tests", f), tmp)
-if clang and subprocess.run([clang, "-O2", "-g", "-U_FORTIFY_SOURCE", "-o", cl, "victim_stackvar.c"],
-                            cwd=tmp).returncode == 0:
+# (-O0: the frame base is rbp, which the CFI says is the CFA less 16)
+for opt in ("-O2", "-O0") if clang else ():
+    cl = os.path.join(tmp, "victim_stackvar_clang" + opt)
+    if subprocess.run([clang, opt, "-g", "-U_FORTIFY_SOURCE", "-o", cl, "victim_stackvar.c"], cwd=tmp).returncode:
+        ok(False, "clang %s -g: the victim built" % opt)
+        continue
     names, _ = elf_layout(cl)
-    ok(".debug_aranges" not in names and ".debug_info" in names, "clang -O2 -g: .debug_info, no .debug_aranges",
+    ok(".debug_aranges" not in names and ".debug_info" in names, "clang %s -g: .debug_info, no .debug_aranges" % opt,
        sorted(names))
     r = run(cl, "locals", "bad")
-    check_report(r, "clang -O2 -g locals bad", "read", "stack-overflow", first=16, last=63)
+    check_report(r, "clang %s -g locals bad" % opt, "read", "stack-overflow", first=16, last=63)
     reg = r.reports[0].get("region", {}) if r.reports else {}
     ok(reg.get("kind") == "stack-variable" and reg.get("name") == "name" and reg.get("size") == 16 and
        reg.get("decl_line") == decl_line("char name[16];") and reg.get("decl_file", "").endswith("victim_stackvar.c"),
-       "clang -O2 -g locals bad: the variable `name` declared at victim_stackvar.c:%d" % decl_line("char name[16];"),
+       "clang %s -g locals bad: the variable `name` declared at victim_stackvar.c:%d" % (opt, decl_line("char name[16];")),
        reg)
-    clean(cl, "clang -O2 -g", "locals")
-else:
-    print("# clang not found or failed: the clang build's cases not run")
+    clean(cl, "clang %s -g" % opt, "locals")
+    r = run(cl, "member", "bad")
+    reg = r.reports[0].get("region", {}) if len(r.reports) == 1 else {}
+    ok(reg.get("kind") == "stack-variable" and reg.get("name") == "s" and reg.get("size") == 36,
+       "clang %s -g member bad: past the struct `s` (36 bytes)" % opt, r.describe())
+    clean(cl, "clang %s -g" % opt, "member")
+if not clang:
+    print("# clang not found: the clang builds' cases not run")
 
 # clang -ffunction-sections linked with --gc-sections: the discarded
 # function's DWARF keeps a range from address 0, in the CU before the

@@ -26,7 +26,9 @@
 	X(dwarf_attr_integrate) X(dwarf_getlocation_addr) X(dwarf_formref_die) \
 	X(dwarf_aggregate_size) X(dwarf_formstring) X(dwarf_decl_line)       \
 	X(dwarf_hasattr_integrate) X(dwfl_module_getdwarf) X(dwarf_getsrc_die)  \
-	X(dwarf_linesrc) X(dwarf_lineno) X(dwarf_diecu) X(dwarf_ranges)
+	X(dwarf_linesrc) X(dwarf_lineno) X(dwarf_diecu) X(dwarf_ranges)      \
+	X(dwarf_getelf) X(dwarf_getcfi_elf) X(dwarf_cfi_addrframe)           \
+	X(dwarf_frame_cfa) X(dwarf_cfi_end)
 
 struct rwc_dwlib {
 #define X(f) __typeof__(&f) f;

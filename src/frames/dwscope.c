@@ -24,6 +24,16 @@
 #define SP_REG -1 /* unknown: sp-relative variables are not judged */
 #endif
 
+/* The frame pointer, and how far below the CFA a frame that set it up
+ * keeps it (x86-64: push %rbp; mov %rsp,%rbp). */
+#if defined(__x86_64__)
+#define FP_REG 6
+#define FP_BELOW_CFA 16
+#else
+#define FP_REG -1
+#define FP_BELOW_CFA 0
+#endif
+
 static const struct rwc_dwlib *L;
 static int unsure; /* a variable left out, or libdw failed: not to be cached */
 
@@ -51,6 +61,31 @@ static struct rwc_dv_loc eval(const Dwarf_Op *e, size_t n, const struct rwc_dv_l
 		l.off += (int64_t)e[i].number;
 	}
 	return l;
+}
+
+/* The frame base of the function SUB at ADDR of DW when it is the frame
+ * pointer (clang -O0) and the module's CFI says the CFA is the frame
+ * pointer plus FP_BELOW_CFA there: the CFA less that; else none. */
+static struct rwc_dv_loc fp_base(Dwarf *dw, Dwarf_Die *sub, Dwarf_Addr addr)
+{
+	struct rwc_dv_loc none = {RWC_DV_NONE, 0}, fb = {RWC_DV_CFA, -FP_BELOW_CFA};
+	Dwarf_Frame *fr = NULL;
+	Dwarf_Attribute at;
+	Dwarf_Op *e, *ops;
+	size_t n, nops;
+	Dwarf_CFI *cfi;
+	Elf *elf;
+	int good;
+
+	if (FP_REG < 0 || !L->dwarf_attr(sub, DW_AT_frame_base, &at) ||
+	    L->dwarf_getlocation_addr(&at, addr, &e, &n, 1) != 1 || n != 1 || e[0].atom != DW_OP_reg0 + FP_REG ||
+	    !(elf = L->dwarf_getelf(dw)) || !(cfi = L->dwarf_getcfi_elf(elf)))
+		return none;
+	good = L->dwarf_cfi_addrframe(cfi, addr, &fr) == 0 && L->dwarf_frame_cfa(fr, &ops, &nops) == 0 &&
+	       nops == 1 && ops[0].atom == DW_OP_bregx && ops[0].number == FP_REG && ops[0].number2 == FP_BELOW_CFA;
+	free(fr);
+	L->dwarf_cfi_end(cfi);
+	return good ? fb : none;
 }
 
 /* The location attribute NAME of DIE at ADDR (one expression only). */
@@ -232,6 +267,8 @@ int rwc_dw_collect(const struct rwc_dwlib *lib, struct rwc_dv_site *s, Dwarf *dw
 			top = i;
 	if (top >= 0)
 		fb = locate(&sc[top], DW_AT_frame_base, addr, NULL);
+	if (top >= 0 && fb.base == RWC_DV_NONE)
+		fb = fp_base(dw, &sc[top], addr);
 	for (int i = top; i >= 0; i--) {
 		int tag = L->dwarf_tag(&sc[i]);
 
