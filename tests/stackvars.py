@@ -39,8 +39,6 @@ CASES = {
     "callee": ("line", "char [32]", 32, 0, 80, 1, "c_callee", "char line[32];", ("other", "char other[64]")),
     "block": ("blk", "char [24]", 24, 0, 50, 0, "c_block", "char blk[24];", None),
     "inlined": ("ib", "char [32]", 32, 0, 100, 0, "inl_read", "char ib[32];", None),
-    "shared": ("hdr", "char [16]", 16, 0, 20, 0, "c_shared", "char hdr[16];", ("body", "char body[64]")),
-    "inlshared": ("small", "char [16]", 16, 0, 17, 0, "inl_small", "char small[16];", ("grid", "char grid[48]")),
     "aligned": ("al", "char [32]", 32, 0, 48, 0, "c_aligned", "char al[32] __attribute__((aligned(64)));", None),
 }
 
@@ -211,12 +209,22 @@ if made:
 else:
     ok(False, "objcopy made the victims without a symbol table and fully stripped")
 
-# A read into b (declared before a block) through a call that -O2 tail
-# merging left in the block's code, where the block's a shares b's slot:
-# judged by b (40 of 64 bytes: fine; 80: past b), never by a.
+# Variables sharing a slot (-O2): which one the buffer is in, the DWARF
+# does not say, so the widest decides (an overrun of the smaller one
+# through such a site is not seen): a read into b (declared before a
+# block, or after it past a goto) through a call that -O2 tail merging
+# left in the block's code, where the block's a shares b's slot, is
+# judged by b (40 of 64 bytes: fine; 80: past b), never by a; a call
+# clang merged into code of line 0, where only a third array is in
+# scope, is judged by no variable.  (Each good read was reported
+# falsely by one rule tried in session 17: the inner scope's variable
+# first, or only when the outer one is declared after it, or no line-0
+# rule.)
+SHARED = ("merged", "gototail", "joined", "shared", "inlshared")
 for tag, exe in PROGS:
     prog = os.path.join(BUILD, "tests", exe)
-    clean(prog, tag, "merged")
+    for case in SHARED:
+        clean(prog, tag, case)
     r = run(prog, "merged", "bad")
     rep = r.reports[0] if len(r.reports) == 1 else {}
     reg = rep.get("region", {})
@@ -232,7 +240,7 @@ clang = shutil.which("clang")
 for f in ("victim_stackvar.c", "victim.h"):
     shutil.copy(os.path.join(SRC, "tests", f), tmp)
 # (-O0: the frame base is rbp, which the CFI says is the CFA less 16)
-for opt in ("-O2", "-O0") if clang else ():
+for opt in ("-O2", "-O1", "-O0") if clang else ():
     cl = os.path.join(tmp, "victim_stackvar_clang" + opt)
     if subprocess.run([clang, opt, "-g", "-U_FORTIFY_SOURCE", "-o", cl, "victim_stackvar.c"], cwd=tmp).returncode:
         ok(False, "clang %s -g: the victim built" % opt)
@@ -253,6 +261,8 @@ for opt in ("-O2", "-O0") if clang else ():
     ok(reg.get("kind") == "stack-variable" and reg.get("name") == "s" and reg.get("size") == 36,
        "clang %s -g member bad: past the struct `s` (36 bytes)" % opt, r.describe())
     clean(cl, "clang %s -g" % opt, "member")
+    for case in SHARED:
+        clean(cl, "clang %s -g" % opt, case)
 if not clang:
     print("# clang not found: the clang builds' cases not run")
 

@@ -346,65 +346,10 @@ CASE(lib_in_hole)
 	SITE(); ret = read(file_fd, p, bad ? 80 : k_lib);
 }
 
-/* A thread with a 64 MiB stack, which glibc unmaps itself when it ends
- * (more than its stack cache keeps: no interposed call sees it), after
- * reads into anonymous mappings (the global check's run around them
- * then takes the stack's range in); the library opened into that range
- * and its global read into: judged. */
-static volatile int thread_go;
-
-static void *wait_go(void *arg)
-{
-	while (!thread_go)
-		usleep(1000);
-	return arg;
-}
-
-CASE(lib_after_thread)
-{
-	const char *path = getenv("RWC_GLOBLIB");
-	char *pages[24], *big, *(*get)(void), *p;
-	pthread_attr_t at;
-	pthread_t t;
-	void *h, *stack;
-	size_t size;
-
-	mallopt(M_TOP_PAD, 16 << 20); /* the heap grown and kept now (lib_in_hole) */
-	mallopt(M_TRIM_THRESHOLD, 64 << 20);
-	free(malloc(1));
-	if (pthread_attr_init(&at) != 0 || pthread_attr_setstacksize(&at, (size_t)64 << 20) != 0 ||
-	    pthread_create(&t, &at, wait_go, NULL) != 0 || pthread_getattr_np(t, &at) != 0 ||
-	    pthread_attr_getstack(&at, &stack, &size) != 0)
-		exit(97);
-	for (int i = 0; i < 24; i++) { /* past the first checks' queries: a snapshot */
-		pages[i] = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (pages[i] == MAP_FAILED || read(file_fd, pages[i], 1) != 1 || lseek(file_fd, 0, SEEK_SET) != 0)
-			exit(97);
-	}
-	/* a mapping asked for right below the stack (and its guard page);
-	 * two reads into it in one generation: the run remembered */
-	big = mmap((char *)stack - ((size_t)2 << 20), (size_t)1 << 20, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	for (int i = 0; i < 2; i++)
-		if (big == MAP_FAILED || read(file_fd, big + 4096 * i, 1) != 1 || lseek(file_fd, 0, SEEK_SET) != 0)
-			exit(97);
-	thread_go = 1;
-	if (pthread_join(t, NULL) != 0)
-		exit(97);
-	h = path ? dlopen(path, RTLD_NOW) : NULL;
-	get = h ? (char *(*)(void))dlsym(h, "globlib_buffer") : NULL;
-	if (!get)
-		exit(97);
-	p = get();
-	printf("stack %p %p\n", stack, (void *)((char *)stack + size));
-	object("globlib_buf", p, 40);
-	SITE(); ret = read(file_fd, p, bad ? 80 : k_lib);
-}
-
 static const struct victim_case cases[] = {
 	VCASE(bss), VCASE(data), VCASE(rows), VCASE(rodata), VCASE(readv), VCASE(warm), VCASE(lib),
 	VCASE(lib_reopen), VCASE(lib_replaced), VCASE(hidden), VCASE(zero), VCASE(tls), VCASE(handler), VCASE(handler_named), VCASE(lib_chdir), VCASE(overlap),
-	VCASE(threads), VCASE(lib_in_hole), VCASE(lib_after_thread),
+	VCASE(threads), VCASE(lib_in_hole),
 };
 
 int main(int argc, char **argv)

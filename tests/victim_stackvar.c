@@ -214,6 +214,60 @@ static NOINLINE ssize_t merged_tail(int c, size_t n)
 
 static NOINLINE void c_merged(void) { ret = merged_tail(file_fd < 0, bad ? 80 : 40); }
 
+/* A goto past a block to an array declared after it: GCC -O2 merges the
+ * two reads into the block's code, where the read into b must not be
+ * judged by a. */
+static NOINLINE ssize_t goto_tail(int c, size_t n)
+{
+	ssize_t r;
+
+	if (!c)
+		goto use_b;
+	{
+		char a[16];
+
+		if (n > sizeof a)
+			n = sizeof a;
+		r = read(file_fd, a, n);
+		consume(a, r);
+		return r;
+	}
+use_b:;
+	char b[64];
+
+	r = read(file_fd, b, n);
+	consume(b, r);
+	return r;
+}
+
+static NOINLINE void c_gototail(void) { ret = goto_tail(file_fd < 0, bad ? 80 : 40); }
+
+/* Arrays of two sibling blocks and one after them: clang gives all three
+ * one slot and merges the reads into code of line 0, where only z is in
+ * scope: no variable is the buffer's there. */
+static NOINLINE ssize_t joined_tail(int c, size_t n)
+{
+	ssize_t r;
+
+	if (c) {
+		char a[16];
+
+		if (n > sizeof a)
+			n = sizeof a;
+		r = consume(a, read(file_fd, a, n));
+	} else {
+		char b[64];
+
+		r = consume(b, read(file_fd, b, n));
+	}
+	char z[8];
+
+	consume(z, r);
+	return r;
+}
+
+static NOINLINE void c_joined(void) { ret = joined_tail(file_fd < 0, bad ? 80 : 40); }
+
 /* Over-aligned: at -O2 located from the sp (DW_OP_breg7), not the cfa. */
 static NOINLINE void c_aligned(void)
 {
@@ -286,7 +340,7 @@ static NOINLINE void c_firstchecks(void)
 
 static const struct victim_case cases[] = {
 	VCASE(locals), VCASE(member), VCASE(param), VCASE(param_down), VCASE(callee), VCASE(block),
-	VCASE(inlined), VCASE(shared), VCASE(inlshared), VCASE(merged), VCASE(aligned), VCASE(alloca), VCASE(vla), VCASE(loop), VCASE(firstchecks),
+	VCASE(inlined), VCASE(shared), VCASE(inlshared), VCASE(merged), VCASE(gototail), VCASE(joined), VCASE(aligned), VCASE(alloca), VCASE(vla), VCASE(loop), VCASE(firstchecks),
 };
 
 int main(int argc, char **argv)

@@ -19,8 +19,7 @@
 /* Interposed functions that are not I/O entry points. */
 #define RWC_MISC_REALS(X)                                                    \
 	X(mmap) X(mmap64) X(munmap) X(mprotect) X(pkey_mprotect) X(mremap)   \
-	X(brk) X(sbrk) X(shmat) X(shmdt) X(dlclose) X(dlopen) X(dlmopen)     \
-	X(syscall)                                                            \
+	X(brk) X(sbrk) X(shmat) X(shmdt) X(dlclose) X(syscall)               \
 	X(malloc) X(calloc) X(free) X(realloc) X(reallocarray) X(memalign)   \
 	X(aligned_alloc) X(posix_memalign) X(valloc) X(pvalloc)              \
 	X(malloc_usable_size)                                                 \

@@ -143,26 +143,6 @@ ENTRY int shmdt(const void *addr)
 	return r;
 }
 
-/* A module loaded: its image may lie where the view saw nothing (the
- * global check's runs without images, globals.c) or where it wrongly
- * thought another mapping still was (a thread stack glibc unmapped
- * itself): a new generation. */
-ENTRY void *dlopen(const char *file, int mode)
-{
-	void *r = REAL(dlopen)(file, mode);
-
-	rwc_map_changed();
-	return r;
-}
-
-ENTRY void *dlmopen(Lmid_t lmid, const char *file, int mode)
-{
-	void *r = REAL(dlmopen)(lmid, file, mode);
-
-	rwc_map_changed();
-	return r;
-}
-
 ENTRY int dlclose(void *handle)
 {
 	int r;

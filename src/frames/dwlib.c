@@ -22,7 +22,7 @@ static int load_dw(void)
 	void *h;
 
 	rwc_keepout_begin(); /* not into the program's holes: keepout.h */
-	h = dw_handle = REAL(dlopen)(RWC_DW_SONAME, RTLD_NOW | RTLD_LOCAL);
+	h = dw_handle = dlopen(RWC_DW_SONAME, RTLD_NOW | RTLD_LOCAL);
 	rwc_keepout_end();
 
 	if (!h)

@@ -1,12 +1,11 @@
 /* dwscope.c: a call site's stack variables read from the DWARF (see
  * dwscope.h): the scopes at its pc out to the function, each variable's
- * location and size, and which of the variables sharing a slot is the one
- * in scope.  Under the report lock; allocates (the library's own heap). */
+ * location and size.  Under the report lock; allocates (the library's own
+ * heap). */
 #include "config.h"
 
 #include "frames/dwscope.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,7 +126,7 @@ static const char *decl_file(Dwarf_Die *die)
 /* Adds the variable or parameter DIE (located at ADDR) to S; *CAP is the
  * room of S->vars. */
 static void add_var(struct rwc_dv_site *s, int *cap, Dwarf_Die *die, Dwarf_Addr addr,
-		    const struct rwc_dv_loc *fb, const char *func, const struct rwc_dv_var *call)
+		    const struct rwc_dv_loc *fb, const char *func)
 {
 	struct rwc_dv_loc at = locate(die, DW_AT_location, addr, fb);
 	Dwarf_Die t;
@@ -159,8 +158,6 @@ static void add_var(struct rwc_dv_site *s, int *cap, Dwarf_Die *die, Dwarf_Addr 
 	v->file = decl_file(die);
 	v->line = L->dwarf_decl_line(die, &line) == 0 ? line : 0;
 	v->func = func;
-	v->pos = call->pos ? call->pos : v->line;
-	v->pos_file = call->pos ? call->pos_file : v->file;
 	if (v->name && v->type)
 		s->nvars++;
 	else
@@ -195,58 +192,18 @@ static int scopes_at(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die **scopes)
 	return n;
 }
 
-/* The line and file of the inlined call DIE (in its caller's text) into
- * C->pos and C->pos_file; C->pos stays 0 when they are not known. */
-static void call_place(Dwarf_Die *die, struct rwc_dv_var *c)
+/* The line the line table gives ADDR, in the CU of the scope SC: 0 for
+ * code the compiler merged from several lines (clang), -1 not known. */
+static int line_at(Dwarf_Die *sc, Dwarf_Addr addr)
 {
-	Dwarf_Attribute at;
-	Dwarf_Word line, file;
-	Dwarf_Files *files;
-	size_t nfiles;
+	Dwarf_Line *l;
 	Dwarf_Die cu;
+	int line;
 
-	if (L->dwarf_formudata(L->dwarf_attr(die, DW_AT_call_line, &at), &line) != 0 ||
-	    L->dwarf_formudata(L->dwarf_attr(die, DW_AT_call_file, &at), &file) != 0 ||
-	    !L->dwarf_diecu(die, &cu, NULL, NULL) || L->dwarf_getsrcfiles(&cu, &files, &nfiles) != 0 ||
-	    file >= nfiles || !(c->pos_file = L->dwarf_filesrc(files, file, NULL, NULL)) || line == 0 ||
-	    line > INT_MAX)
-		return;
-	c->pos = (int)line;
-}
-
-/* Y shares bytes with X, which is declared after Y's place in the same
- * function's text. */
-static int shadows(const struct rwc_dv_var *y, const struct rwc_dv_var *x)
-{
-	return x->at.base == y->at.base && x->at.off < y->at.off + (int64_t)y->size &&
-	       y->at.off < x->at.off + (int64_t)x->size && x->pos > y->pos && y->pos > 0 && x->pos_file &&
-	       y->pos_file && strcmp(x->pos_file, y->pos_file) == 0;
-}
-
-/* Drops from S the variables of outer scopes (S->vars[0..outer)) that
- * share bytes with one of the scope just added (S->vars[outer..)) and are
- * declared after it: the compiler gives two variables one slot only when
- * their lives do not meet (GCC at -O2: a block's array and one the
- * function declares after the block, an inlined callee's local and one
- * its caller declares after the call), and a variable declared after the
- * inner scope cannot be in use inside it, so the buffer is judged by the
- * inner one.  One declared before may be (code merged from its path
- * into the scope's, -O2 tail merging): then the widest decides. */
-static void drop_shadowed(struct rwc_dv_site *s, int outer)
-{
-	int kept = 0;
-
-	for (int j = 0; j < s->nvars; j++) {
-		int shadowed = 0;
-
-		for (int k = outer; j < outer && k < s->nvars && !shadowed; k++)
-			shadowed = shadows(&s->vars[k], &s->vars[j]);
-		if (shadowed)
-			free((char *)s->vars[j].type);
-		else
-			s->vars[kept++] = s->vars[j];
-	}
-	s->nvars = kept;
+	if (!L->dwarf_diecu(sc, &cu, NULL, NULL) || !(l = L->dwarf_getsrc_die(&cu, addr)) ||
+	    L->dwarf_lineno(l, &line) != 0)
+		return -1;
+	return line;
 }
 
 /* The variables of the scopes at ADDR (out to the function), into S. */
@@ -255,16 +212,18 @@ int rwc_dw_collect(const struct rwc_dwlib *lib, struct rwc_dv_site *s, Dwarf *dw
 	Dwarf_Die *sc = NULL, kid;
 	struct rwc_dv_loc fb = {RWC_DV_NONE, 0};
 	const char *func = NULL;
-	int n, top = -1, cap = 0, outer;
-	struct rwc_dv_var call = {.pos = 0}; /* the outermost inlined call's place */
+	int n, top = -1, cap = 0;
 
 	L = lib;
 	unsure = 0;
 	n = scopes_at(dw, addr, &sc);
-
 	for (int i = 0; i < n && top < 0; i++)
 		if (L->dwarf_tag(&sc[i]) == DW_TAG_subprogram)
 			top = i;
+	/* code of line 0 was merged from several places (clang): the
+	 * variables in scope there need not be the ones the buffer is in */
+	if (top >= 0 && line_at(&sc[0], addr) == 0)
+		top = -1;
 	if (top >= 0)
 		fb = locate(&sc[top], DW_AT_frame_base, addr, NULL);
 	if (top >= 0 && fb.base == RWC_DV_NONE)
@@ -274,17 +233,13 @@ int rwc_dw_collect(const struct rwc_dwlib *lib, struct rwc_dv_site *s, Dwarf *dw
 
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
 			func = L->dwarf_diename(&sc[i]);
-		if (tag == DW_TAG_inlined_subroutine && !call.pos)
-			call_place(&sc[i], &call);
 		if (L->dwarf_child(&sc[i], &kid) != 0)
 			continue;
-		outer = s->nvars;
 		do {
 			tag = L->dwarf_tag(&kid);
 			if (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter)
-				add_var(s, &cap, &kid, addr, &fb, func, &call);
+				add_var(s, &cap, &kid, addr, &fb, func);
 		} while (L->dwarf_siblingof(&kid, &kid) == 0);
-		drop_shadowed(s, outer);
 	}
 	free(sc);
 	return unsure;

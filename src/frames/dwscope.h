@@ -1,7 +1,9 @@
 /* dwscope.h: a call site's stack variables from the DWARF of its module
  * (dwscope.c), for the call-site tables of dwvars.c: where each lies
  * (relative to the frame's CFA or its sp), its size, C type, name and
- * declaration.  Under the report lock. */
+ * declaration.  Where several share bytes (the compiler's reuse of a
+ * slot), dwvars.c judges by the widest: which one is in use at a pc the
+ * DWARF does not say.  Under the report lock. */
 #ifndef RWC_DWSCOPE_H
 #define RWC_DWSCOPE_H
 
@@ -22,11 +24,6 @@ struct rwc_dv_var {
 	size_t size;
 	const char *name, *type, *file, *func; /* libdw's strings (kept) or ours */
 	int line;
-	/* where it is declared in the function's own text (rwc_dw_collect only):
-	 * its line and file, or those of the outermost inlined call that
-	 * holds it */
-	int pos;
-	const char *pos_file;
 };
 
 struct rwc_dv_site {

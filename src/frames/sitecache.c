@@ -98,7 +98,7 @@ static void load(struct mod *m, const char *path)
 
 /* The rules by which dwvars.c picks a call site's variables: raise it
  * when they change, so that no file written under other rules is read. */
-#define RULES "r3"
+#define RULES "r4"
 
 /* M's file: DIR/<build-id>-<version>-<rules>.sites (PATH: the room of DIR
  * + 160). */

@@ -8,7 +8,6 @@
 #include <libunwind.h>
 
 #include "frames/unwind.h"
-#include "base/real.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -36,7 +35,7 @@ static void *unwind_handle; /* stays loaded: reports keep coming */
 
 static int load_unwind_here(void)
 {
-	void *h = unwind_handle = REAL(dlopen)(RWC_UNWIND_SONAME, RTLD_NOW | RTLD_LOCAL);
+	void *h = unwind_handle = dlopen(RWC_UNWIND_SONAME, RTLD_NOW | RTLD_LOCAL);
 
 	if (!h)
 		return 0;
