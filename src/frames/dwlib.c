@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -53,15 +54,38 @@ static int holds(const struct rwc_dwlib *L, Dwarf_Die *cu, Dwarf_Addr addr)
 	return 0;
 }
 
-int rwc_dw_scan_cu(const struct rwc_dwlib *L, Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *cu)
+int rwc_dw_cu_of(const struct rwc_dwlib *L, Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *cu)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 
+	if (L->dwarf_addrdie(dw, addr, cu))
+		return 1;
 	while (L->dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		if (L->dwarf_offdie(dw, off + hsize, cu) && holds(L, cu, addr))
 			return 1;
 		off = next;
 	}
 	return 0;
+}
+
+int rwc_dw_scopes(const struct rwc_dwlib *L, Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die **scopes)
+{
+	Dwarf_Die *found = NULL, inner;
+	int n = L->dwarf_getscopes(cu, addr, &found);
+
+	*scopes = NULL;
+	if (n <= 0) {
+		free(found);
+		return n < 0 ? -1 : 0;
+	}
+	inner = found[0];
+	free(found);
+	n = L->dwarf_getscopes_die(&inner, scopes);
+	if (n <= 0) {
+		free(*scopes);
+		*scopes = NULL;
+		return n < 0 ? -1 : 0;
+	}
+	return n;
 }

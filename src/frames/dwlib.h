@@ -16,13 +16,13 @@
 	X(dwfl_begin) X(dwfl_end) X(dwfl_report_begin) X(dwfl_report_end)    \
 	X(dwfl_linux_proc_report) X(dwfl_linux_proc_find_elf)                \
 	X(dwfl_build_id_find_debuginfo) X(dwfl_addrmodule) X(dwfl_module_info) \
-	X(dwfl_module_addrinfo) X(dwfl_module_getsrc) X(dwfl_lineinfo)       \
-	X(dwfl_module_addrdie) X(dwarf_getscopes) X(dwarf_getscopes_die)      \
+	X(dwfl_module_addrinfo)                                              \
+	X(dwarf_getscopes) X(dwarf_getscopes_die)                             \
 	X(dwarf_tag) X(dwarf_attr) X(dwarf_formudata) X(dwarf_getsrcfiles)   \
 	X(dwarf_filesrc) X(dwarf_diename) X(dwarf_decl_file)                 \
 	X(elf_version) X(elf_begin) X(elf_end) X(elf_cntl) X(dwarf_end)                   \
 	X(dwarf_begin_elf) X(dwarf_addrdie) X(dwarf_nextcu) X(dwarf_offdie)  \
-	X(dwarf_haspc) X(dwarf_child) X(dwarf_siblingof)                     \
+	X(dwarf_child) X(dwarf_siblingof)                                     \
 	X(dwarf_attr_integrate) X(dwarf_getlocation_addr) X(dwarf_formref_die) \
 	X(dwarf_aggregate_size) X(dwarf_formstring) X(dwarf_decl_line)       \
 	X(dwarf_hasattr_integrate) X(dwfl_module_getdwarf) X(dwarf_getsrc_die)  \
@@ -40,10 +40,19 @@ struct rwc_dwlib {
  * loaded (then never again). */
 const struct rwc_dwlib *rwc_dwlib(void);
 
-/* The CU of DW whose address ranges hold ADDR, into *CU: 1, or 0 when
- * none does.  For modules without .debug_aranges (clang's default), by a
- * scan of the CUs; ranges that start at 0 are skipped (code of a section
- * the linker discarded, --gc-sections: no module's code is at 0). */
-int rwc_dw_scan_cu(const struct rwc_dwlib *L, Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *cu);
+/* The CU of DW that holds ADDR, into *CU: 1, or 0 when none does.  By
+ * .debug_aranges; for modules without (clang's default), by a scan of the
+ * CUs' ranges, skipping those that start at 0 (code of a section the
+ * linker discarded, --gc-sections: no module's code is at 0). */
+int rwc_dw_cu_of(const struct rwc_dwlib *L, Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *cu);
+
+/* The scopes around ADDR in CU, innermost first, as the DIE tree nests
+ * them: an inlined function's concrete instance, then the functions it
+ * was inlined into, out to the CU.  (dwarf_getscopes alone goes from an
+ * inlined instance to where its abstract definition lies, mostly the CU
+ * itself, and so drops every caller it was inlined into.)  Returns the
+ * count, 0 when no scope holds ADDR, -1 when libdw failed; *SCOPES is
+ * malloc()ed, or NULL when none. */
+int rwc_dw_scopes(const struct rwc_dwlib *L, Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die **scopes);
 
 #endif

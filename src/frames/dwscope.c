@@ -168,28 +168,15 @@ static void add_var(struct rwc_dv_site *s, int *cap, Dwarf_Die *die, Dwarf_Addr 
  * holds the code (as symbolize.c: the concrete inlined instances). */
 static int scopes_at(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die **scopes)
 {
-	Dwarf_Die cu, *found = NULL, inner;
+	Dwarf_Die cu;
 	int n;
 
 	*scopes = NULL;
-	if (!L->dwarf_addrdie(dw, addr, &cu) && !rwc_dw_scan_cu(L, dw, addr, &cu))
-		return 0; /* (no .debug_aranges: the CU whose ranges hold ADDR) */
-	n = L->dwarf_getscopes(&cu, addr, &found);
-	if (n <= 0) {
-		unsure |= n < 0; /* (0: no scope holds ADDR) */
-		free(found);
+	if (!rwc_dw_cu_of(L, dw, addr, &cu))
 		return 0;
-	}
-	inner = found[0];
-	free(found);
-	n = L->dwarf_getscopes_die(&inner, scopes);
-	if (n <= 0) {
-		unsure |= n < 0;
-		free(*scopes);
-		*scopes = NULL;
-		n = 0;
-	}
-	return n;
+	n = rwc_dw_scopes(L, &cu, addr, scopes);
+	unsure |= n < 0; /* (0: no scope holds ADDR) */
+	return n > 0 ? n : 0;
 }
 
 /* The line the line table gives ADDR, in the CU of the scope SC: 0 for

@@ -42,64 +42,25 @@ static void copy(char *dst, size_t cap, const char *src)
 	dst[n] = '\0';
 }
 
-/* The scopes around ADDR in CU, innermost first, as the DIE tree nests
- * them: an inlined function's concrete instance, then the functions it
- * was inlined into, out to the CU.  (dwarf_getscopes alone goes from an
- * inlined instance to where its abstract definition lies, mostly the CU
- * itself, and so drops every caller it was inlined into.)  Returns the
- * count; *SCOPES is malloc()ed, or NULL when it is 0. */
-static int concrete_scopes(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die **scopes)
-{
-	Dwarf_Die *found = NULL, inner;
-	int n = D.dwarf_getscopes(cu, addr, &found);
-
-	*scopes = NULL;
-	if (n <= 0) {
-		free(found);
-		return 0;
-	}
-	inner = found[0];
-	free(found);
-	n = D.dwarf_getscopes_die(&inner, scopes);
-	if (n <= 0) {
-		free(*scopes);
-		*scopes = NULL;
-		return 0;
-	}
-	return n;
-}
-
-/* The CU that holds PC in MOD (CU: storage for it), and the module's
- * *BIAS: by its .debug_aranges, else (clang's default: none) the CU whose
- * ranges hold it; NULL when none does. */
+/* The CU that holds PC in MOD (CU: storage for it; dwlib.h), and the
+ * module's *BIAS; NULL when none does. */
 static Dwarf_Die *cu_of(Dwfl_Module *mod, Dwarf_Addr pc, Dwarf_Die *cu, Dwarf_Addr *bias)
 {
-	Dwarf_Die *d = D.dwfl_module_addrdie(mod, pc, bias);
-	Dwarf *dw;
+	Dwarf *dw = D.dwfl_module_getdwarf(mod, bias);
 
-	if (d || !(dw = D.dwfl_module_getdwarf(mod, bias)))
-		return d;
-	return rwc_dw_scan_cu(dl, dw, pc - *bias, cu) ? cu : NULL;
+	return dw && rwc_dw_cu_of(dl, dw, pc - *bias, cu) ? cu : NULL;
 }
 
 /* The source line of PC in MOD into FR (file and line), from the line
  * table of its CU. */
 static void line_of(Dwfl_Module *mod, Dwarf_Addr pc, struct rwc_frame *fr)
 {
-	Dwfl_Line *line = D.dwfl_module_getsrc(mod, pc);
 	Dwarf_Addr bias = 0;
 	Dwarf_Die cub, *cu;
 	Dwarf_Line *l;
 	const char *file;
 	int lineno = 0;
 
-	if (line) { /* (by .debug_aranges) */
-		if ((file = D.dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL))) {
-			copy(fr->file, sizeof fr->file, file);
-			fr->line = lineno;
-		}
-		return;
-	}
 	if ((cu = cu_of(mod, pc, &cub, &bias)) && (l = D.dwarf_getsrc_die(cu, pc - bias)) &&
 	    (file = D.dwarf_linesrc(l, NULL, NULL)) && D.dwarf_lineno(l, &lineno) == 0) {
 		copy(fr->file, sizeof fr->file, file);
@@ -132,7 +93,7 @@ static int expand_inlines(Dwfl_Module *mod, Dwarf_Addr pc, const struct rwc_fram
 	int ns = 0, k = 0;
 
 	out[0] = *base;
-	if (cu && (ns = concrete_scopes(cu, pc - bias, &scopes)) > 0 &&
+	if (cu && (ns = rwc_dw_scopes(dl, cu, pc - bias, &scopes)) > 0 &&
 	    D.dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
 		ns = 0;
 	for (int i = 0; i < ns && k < cap - 1; i++) {
