@@ -171,7 +171,10 @@ static void global_overflow(void)
 	both("global_overflow", &c, &f);
 }
 
-static void stack_variable(void)
+/* A read of 64 bytes into the 16 of a variable of TYPE named NAME that
+ * runs into INTO (of INTO_TYPE). */
+static void stack_variable_case(const char *golden, const char *name, const char *type, const char *file,
+				int line, const char *function, const char *into, const char *into_type)
 {
 	struct rwc_call c = {.name = "read", .shape = RWC_SHAPE_BUF, .need = RWC_NEED_WRITE, .fd = 3,
 			     .buf = (void *)0x7ffc46a39860, .count = 64};
@@ -181,42 +184,30 @@ static void stack_variable(void)
 	f.bounds.lo = 0x7ffc46a39860;
 	f.bounds.hi = f.bounds.limit = f.bounds.lo + 16;
 	f.bounds.index = 0;
-	f.bounds.name = "name";
-	f.bounds.type = "char [16]";
-	f.bounds.decl_file = "/src/x.c";
-	f.bounds.decl_line = 12;
-	f.bounds.function = "read_name";
-	f.bounds.into = "rest";
-	f.bounds.into_type = "char [240]";
+	f.bounds.name = name;
+	f.bounds.type = type;
+	f.bounds.decl_file = file;
+	f.bounds.decl_line = line;
+	f.bounds.function = function;
+	f.bounds.into = into;
+	f.bounds.into_type = into_type;
 	f.v.lo = 0x7ffc46a39860;
 	f.v.hi = f.v.lo + 64;
 	f.v.bad_lo = f.bounds.hi;
 	f.v.bad_hi = f.v.hi;
-	both("stack_variable", &c, &f);
+	both(golden, &c, &f);
+}
+
+static void stack_variable(void)
+{
+	stack_variable_case("stack_variable", "name", "char [16]", "/src/x.c", 12, "read_name", "rest", "char [240]");
 }
 
 /* C++ types: a template argument's array is not the variable's. */
 static void stack_variable_cpp(void)
 {
-	struct rwc_call c = {.name = "read", .shape = RWC_SHAPE_BUF, .need = RWC_NEED_WRITE, .fd = 3,
-			     .buf = (void *)0x7ffc46a39860, .count = 64};
-	struct rwc_finding f = finding(RWC_STACK_OVERFLOW, c.buf, c.count);
-
-	f.bounds.kind = RWC_HOLDER_VARIABLE;
-	f.bounds.lo = 0x7ffc46a39860;
-	f.bounds.hi = f.bounds.limit = f.bounds.lo + 16;
-	f.bounds.name = "p";
-	f.bounds.type = "struct pair<char [4], int (*)[2]> [2]";
-	f.bounds.decl_file = "/src/x.cc";
-	f.bounds.decl_line = 20;
-	f.bounds.function = "main";
-	f.bounds.into = "up";
-	f.bounds.into_type = "class unique_ptr<char [], std::default_delete<char []> >";
-	f.v.lo = 0x7ffc46a39860;
-	f.v.hi = f.v.lo + 64;
-	f.v.bad_lo = f.bounds.hi;
-	f.v.bad_hi = f.v.hi;
-	both("stack_variable_cpp", &c, &f);
+	stack_variable_case("stack_variable_cpp", "p", "struct pair<char [4], int (*)[2]> [2]", "/src/x.cc", 20, "main",
+			    "up", "class unique_ptr<char [], std::default_delete<char []> >");
 }
 
 static void syscall_count(void)

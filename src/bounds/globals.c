@@ -128,10 +128,10 @@ static int unnamed_run(uintptr_t a, uint64_t g, uintptr_t *lo, uintptr_t *hi)
 static void no_image(uintptr_t a, uint64_t g)
 {
 	struct rwc_gcache_set *c = &rwc_gcache;
-	uintptr_t next = (a | 4095) + 1, lo = a, hi = next > a ? next : UINTPTR_MAX;
+	uintptr_t next = (a | 4095) + 1, lo, hi;
 
 	same_gen(c, g);
-	if (c->misses++ && !unnamed_run(a, g, &lo, &hi))
+	if (!c->misses++ || !unnamed_run(a, g, &lo, &hi))
 		lo = a, hi = next > a ? next : UINTPTR_MAX;
 	put(&c->none, lo, hi - lo, UINTPTR_MAX);
 }
