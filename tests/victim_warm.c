@@ -4,7 +4,8 @@
  * shrunk by realloc, read past its end deep inside; a page made read-only;
  * a global read past its end; a block freed by another thread; a stack
  * variable read past its end; a readv of 16 separate blocks, one of them
- * then freed, handed out again or shrunk.  "victim_warm CASE good|bad": the same calls,
+ * then freed, handed out again or shrunk; the first call on a block just
+ * allocated (fresh*: the verdict cache's fresh slot).  "victim_warm CASE good|bad": the same calls,
  * the last one good or bad; it prints "site FUNCTION LINE" before each
  * call and "result R" after the last. */
 #define _GNU_SOURCE
@@ -187,6 +188,126 @@ static __attribute__((noinline)) ssize_t c_stack(int bad)
 	return r;
 }
 
+/* The first call on a block right after its allocation: the thread's
+ * fresh slot of the verdict cache (vcache.h: the allocator wrappers
+ * enter each new block, once the map view has a generation: after the
+ * process's first check).  stdout's buffer is made first, so that rd's
+ * printf allocates nothing in between. */
+static char fresh_warm[8];
+
+static void fresh_start(void)
+{
+	printf("fresh\n");
+	fflush(stdout);
+	if (read(zfd, fresh_warm, sizeof fresh_warm) != sizeof fresh_warm) /* the view's first check */
+		exit(3);
+}
+
+static __attribute__((noinline)) ssize_t c_fresh(int bad)
+{
+	char *p;
+
+	fresh_start();
+	p = malloc(100);
+	return rd(p, bad ? 101 : 100);
+}
+
+static __attribute__((noinline)) ssize_t c_freshcalloc(int bad)
+{
+	char *p;
+
+	fresh_start();
+	p = calloc(25, 4);
+	return rd(p, bad ? 101 : 100);
+}
+
+static __attribute__((noinline)) ssize_t c_freshaligned(int bad)
+{
+	char *p;
+
+	fresh_start();
+	p = aligned_alloc(64, 100);
+	return rd(p, bad ? 101 : 100);
+}
+
+static __attribute__((noinline)) ssize_t c_freshfree(int bad)
+{
+	char *p;
+	ssize_t r;
+
+	fresh_start();
+	p = malloc(100);
+	if (!bad) {
+		r = rd(p, 100);
+		free(p);
+		return r;
+	}
+	free(p);
+	return rd(p, 1); /* use-after-free */
+}
+
+/* run with RWCHECK_QUARANTINE=0: the chunk comes back at once, smaller */
+static __attribute__((noinline)) ssize_t c_freshreuse(int bad)
+{
+	char *p, *q;
+
+	fresh_start();
+	p = malloc(100);
+	free(p);
+	q = malloc(97);
+	printf("same %d\n", p == q);
+	return rd(q, bad ? 100 : 97);
+}
+
+static __attribute__((noinline)) ssize_t c_freshshrink(int bad)
+{
+	char *p, *q;
+
+	fresh_start();
+	p = malloc(4000);
+	q = realloc(p, 100);
+	printf("same %d\n", p == q);
+	return rd(q, bad ? 101 : 100);
+}
+
+static __attribute__((noinline)) ssize_t c_freshwiden(int bad)
+{
+	char *p;
+	size_t u;
+
+	fresh_start();
+	p = malloc(100);
+	u = malloc_usable_size(p);
+	return rd(p, bad ? u + 1 : u);
+}
+
+/* another thread's fresh block, freed by main before that thread reads */
+static void *fresh_reader(void *arg)
+{
+	(void)arg;
+	shared = malloc(100);
+	pthread_barrier_wait(&bar); /* main frees (bad) */
+	pthread_barrier_wait(&bar);
+	thread_r = rd(shared, thread_bad ? 1 : 100);
+	return NULL;
+}
+
+static __attribute__((noinline)) ssize_t c_freshthread(int bad)
+{
+	pthread_t t;
+
+	fresh_start();
+	thread_bad = bad;
+	pthread_barrier_init(&bar, NULL, 2);
+	pthread_create(&t, NULL, fresh_reader, NULL);
+	pthread_barrier_wait(&bar);
+	if (bad)
+		free(shared);
+	pthread_barrier_wait(&bar);
+	pthread_join(t, NULL);
+	return thread_r;
+}
+
 /* A readv of 16 separate blocks, every segment a whole block (the
  * segment cache of the vector calls, bounds/segcache.h), the same call
  * site each time. */
@@ -249,6 +370,9 @@ static const struct {
 	{"widen", c_widen},       {"protect", c_protect}, {"global", c_global}, {"thread", c_thread},
 	{"stack", c_stack},       {"bigshrink", c_bigshrink}, {"bigend", c_bigend},
 	{"vfree", c_vfree},       {"vreuse", c_vreuse}, {"vshrink", c_vshrink},
+	{"fresh", c_fresh},       {"freshcalloc", c_freshcalloc}, {"freshaligned", c_freshaligned},
+	{"freshfree", c_freshfree}, {"freshreuse", c_freshreuse}, {"freshshrink", c_freshshrink},
+	{"freshwiden", c_freshwiden}, {"freshthread", c_freshthread},
 };
 
 int main(int argc, char **argv)

@@ -6,7 +6,8 @@ inside, widened by malloc_usable_size; a page made read-only; a global
 read past its end; a block freed by another thread; a stack variable read
 past its end; a readv of 16 separate blocks (the segment cache,
 bounds/segcache.h) with one of them freed, handed out again asking less,
-or shrunk in place to the same slack.  Each bad case gives exactly one report (call, problem, bad
+or shrunk in place to the same slack; the first call on a block just
+allocated (the verdict cache's fresh slot), bad and good the same ways.  Each bad case gives exactly one report (call, problem, bad
 bytes, caller); each good twin none, with the result it has without the
 library.  tests/victim_warm.c."""
 import os
@@ -33,6 +34,15 @@ CASES = [
     ("vfree", None, "use-after-free", 0, 255),
     ("vreuse", NOQ, "heap-overflow", 250, 255),
     ("vshrink", None, "heap-overflow", 96, 255),
+    # the first call on a block just allocated (vcache.h's fresh slot)
+    ("fresh", None, "heap-overflow", 100, 100),
+    ("freshcalloc", None, "heap-overflow", 100, 100),
+    ("freshaligned", None, "heap-overflow", 100, 100),
+    ("freshfree", None, "use-after-free", 0, 0),
+    ("freshreuse", NOQ, "heap-overflow", 97, 99),
+    ("freshshrink", None, "heap-overflow", 100, 100),
+    ("freshwiden", None, "heap-overflow", None, None),
+    ("freshthread", None, "use-after-free", 0, 0),
 ]
 
 for case, env, problem, first, last in CASES:
@@ -46,6 +56,6 @@ for case, env, problem, first, last in CASES:
     ok(g.status == 0 and not g.reports and g.log == "", "%s good: no report" % case, g.describe())
     ok(g.results == base.results and g.results,
        "%s good: same result as without rwcheck (%s)" % (case, g.results), base.describe())
-    if case in ("reuse", "bigshrink", "vreuse", "vshrink"):
+    if case in ("reuse", "bigshrink", "vreuse", "vshrink", "freshreuse", "freshshrink"):
         ok("same 1" in r.stdout, "%s: the block came back at the same address (same 1)" % case, r.stdout)
 done()

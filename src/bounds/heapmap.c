@@ -162,7 +162,7 @@ static __attribute__((noinline)) void live_req_any(uintptr_t p, uint32_t site, s
 /* The common block (its leaf and site words there, not below the
  * lowest start, its slack in one byte) without a call: stores and one
  * locked or. */
-void rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size_t usable)
+struct rwc_hm_leaf *rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size_t usable)
 {
 	size_t i = p >> LEAF_SHIFT, g = grain(p);
 	size_t slack = req < usable ? usable - req : 0;
@@ -171,19 +171,20 @@ void rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size_t usable)
 	uint32_t *sites = NULL;
 
 	if (RWC_UNLIKELY(!p || (p & (RWC_HM_GRAIN - 1)) || i >= NLEAVES))
-		return;
+		return NULL;
 	l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE);
 	if (RWC_LIKELY(l) && origins)
 		sites = __atomic_load_n(&l->sites, __ATOMIC_ACQUIRE);
 	if (RWC_UNLIKELY(!l || p < __atomic_load_n(&l->lowest, __ATOMIC_RELAXED) || (origins && !sites) ||
 			 req == SIZE_MAX || slack >= RWC_HM_ESCAPE)) {
 		live_req_any(p, site, req, usable);
-		return;
+		return NULL;
 	}
 	if (sites)
 		__atomic_store_n(&sites[SITE_INDEX(g)], site & 0xffffu, __ATOMIC_RELAXED);
 	__atomic_store_n(&l->slack[g], (uint8_t)slack, __ATOMIC_RELAXED);
 	set_bit(l->live, l->live_sum, g); /* release: the record before the bit */
+	return l;
 }
 
 /* The free site into the site word of grain G (before the freed bit:

@@ -142,11 +142,12 @@ static inline int rwc_hm_span_clear(const struct rwc_hm_span *s)
  * site SITE (sites.h; 0 unknown) when sites are kept, and that the
  * program asked for REQ of its USABLE bytes (REQ SIZE_MAX: the record
  * stays as it is; REQ > USABLE: as if it asked USABLE); a no-op for
- * addresses it cannot track. */
-void rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size_t usable);
+ * addresses it cannot track.  Returns P's leaf when the record is the
+ * common one (the slack, USABLE - REQ, in P's own slack byte), else NULL. */
+struct rwc_hm_leaf *rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size_t usable);
 static inline void rwc_hm_live(uintptr_t p, uint32_t site)
 {
-	rwc_hm_live_req(p, site, SIZE_MAX, 0);
+	(void)rwc_hm_live_req(p, site, SIZE_MAX, 0);
 }
 /* Records that the block at P is being freed at site FREE_SITE (0: the
  * site word stays as it is unless MARK); MARK: remember it as a freed

@@ -14,6 +14,7 @@
 #define PROBES 32
 
 uintptr_t rwc_site_table[RWC_SITE_SLOTS]; /* keys; 0: a free slot */
+__thread uint64_t rwc_site_memo[RWC_SITE_MEMO] __attribute__((tls_model("initial-exec")));
 
 /* KEY's slot among the probes at FIRST + i * STEP (i < PROBES, the index
  * kept within MASK + 1 slots from BASE): found or claimed; 0 none free. */

@@ -36,16 +36,30 @@ static inline uint32_t rwc_site_slot(uintptr_t key)
 
 uint32_t rwc_site_id_slow(uintptr_t key);
 
-/* The id of site KEY (nonzero), 0 when it cannot be kept.  A site found
- * at its first slot (a program's steady state) costs a multiply and a
- * load; anything else takes the probing path. */
+/* A thread's memo of the sites it asked for lately: KEY << 16 | its id,
+ * in slot KEY's bits 2..3 (keys of 48 bits and more are not kept: the
+ * table is asked).  One store: a signal handler sees a whole entry. */
+#define RWC_SITE_MEMO 4
+extern __thread uint64_t rwc_site_memo[RWC_SITE_MEMO] __attribute__((tls_model("initial-exec")));
+
+/* The id of site KEY (nonzero), 0 when it cannot be kept.  A site this
+ * thread asked for lately costs a load and a compare; one found at its
+ * first slot (a program's steady state) a multiply and a load; anything
+ * else takes the probing path. */
 static inline uint32_t rwc_site_id(uintptr_t key)
 {
-	uint32_t at = rwc_site_slot(key) & (RWC_SITE_SLOTS - 1);
+	uint64_t *m = &rwc_site_memo[(key >> 2) & (RWC_SITE_MEMO - 1)];
+	uint64_t w = __atomic_load_n(m, __ATOMIC_RELAXED);
+	uint32_t at;
 
-	if (RWC_LIKELY(key && at && __atomic_load_n(&rwc_site_table[at], __ATOMIC_ACQUIRE) == key))
-		return at;
-	return rwc_site_id_slow(key);
+	if (RWC_LIKELY(w >> 16 == key)) /* (key 0: id 0, as the empty memo says) */
+		return (uint32_t)(w & 0xffffu);
+	at = rwc_site_slot(key) & (RWC_SITE_SLOTS - 1);
+	if (!(RWC_LIKELY(key && at && __atomic_load_n(&rwc_site_table[at], __ATOMIC_ACQUIRE) == key)))
+		at = rwc_site_id_slow(key);
+	if (at && key >> 48 == 0) /* (ids are never taken back: sites.c) */
+		__atomic_store_n(m, (uint64_t)key << 16 | at, __ATOMIC_RELAXED);
+	return at;
 }
 /* The key of site ID, 0 for 0 or an unknown id. */
 uintptr_t rwc_site_key(uint32_t id);

@@ -97,6 +97,20 @@ static void put(struct rwc_vc *e, const struct rwc_vc *v)
 	e->span = v->span;
 }
 
+/* Makes G the generation of this thread's set, emptying it when it was
+ * another's. */
+static void set_gen(struct rwc_vc_set *s, uint64_t g)
+{
+	if (s->gen == g)
+		return;
+	s->gen = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	for (int i = 0; i <= RWC_VC_FRESH; i++)
+		s->e[i].span = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	s->gen = g;
+}
+
 /* Enters V under generation G (a copy of an entry is harmless: the first
  * that holds a buffer decides, and copies agree).  A slot is taken before
  * it is written, so a handler's fill that interrupts this one writes
@@ -106,14 +120,7 @@ static void enter(const struct rwc_vc *v, uint64_t g)
 	struct rwc_vc_set *s = &rwc_vc;
 	unsigned slot;
 
-	if (s->gen != g) { /* a new generation: the old entries go */
-		s->gen = 0;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		for (int i = 0; i < RWC_VC_N; i++)
-			s->e[i].span = 0;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		s->gen = g;
-	}
+	set_gen(s, g); /* a new generation: the old entries go */
 	slot = s->next++ % RWC_VC_N;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	put(&s->e[slot], v);
@@ -151,4 +158,9 @@ void rwc_vc_note(uintptr_t a, size_t n, unsigned need, uintptr_t sp0, uint64_t g
 		return;
 	if (__atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE) == g)
 		enter(&v, g);
+}
+
+void rwc_vc_new_gen(uint64_t g)
+{
+	set_gen(&rwc_vc, g);
 }

@@ -1,6 +1,8 @@
 /* vcache.h: the verdict cache: a thread's few objects (a live heap block's
  * requested bytes, a global object) whose every byte was lately found good
- * for every check in force: mapped as needed, and one object.  A buffer
+ * for every check in force: mapped as needed, and one object; and the
+ * block its malloc & co. returned last (memory glibc hands out readable
+ * and writable).  A buffer
  * inside one is good in one lookup, without asking the map view, the heap
  * map or the global check again.  Tagged with the map view's generation
  * (any map change empties it); a heap block's facts (live, slack, usable
@@ -22,6 +24,11 @@
 #include "mapview/tcache.h"
 
 #define RWC_VC_N 4
+/* Slot RWC_VC_N: the block this thread's malloc & co. returned last,
+ * entered by the allocator wrappers (rwc_vc_fresh), so that a buffer at a
+ * fresh block is good in one look without evicting the objects the
+ * thread's calls found (slots 0..RWC_VC_N-1, taken in turn). */
+#define RWC_VC_FRESH RWC_VC_N
 
 /* [lo, lo+span) is good for the needs in OK.  A heap block starts at lo
  * when LIVEW is set: it is still the block found while bit BIT of the
@@ -43,7 +50,8 @@ struct rwc_vc_set {
 	uint64_t gen; /* the map view's generation of every entry (0: none) */
 	uintptr_t cand; /* the object a good call found last, not entered yet */
 	unsigned next;
-	struct rwc_vc e[RWC_VC_N];
+	int fresh_busy; /* rwc_vc_fresh is writing the fresh slot */
+	struct rwc_vc e[RWC_VC_N + 1];
 };
 
 extern __thread struct rwc_vc_set rwc_vc __attribute__((tls_model("initial-exec")));
@@ -73,7 +81,8 @@ static inline __attribute__((always_inline)) int rwc_vc_lookup(uintptr_t a, size
 
 	if (s->gen != __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE))
 		return 0;
-	for (int i = 0; i < RWC_VC_N; i++) {
+#pragma GCC unroll 8
+	for (int i = 0; i <= RWC_VC_FRESH; i++) {
 		const struct rwc_vc *e = &s->e[i];
 
 		if (a - e->lo < e->span && n <= e->span - (a - e->lo) && (e->ok & need) == need &&
@@ -98,6 +107,46 @@ static inline __attribute__((always_inline)) int rwc_vc_good(uintptr_t a, size_t
  * in force under generation G (read before they looked): remembers the
  * object holding it, when there is one to remember. */
 void rwc_vc_note(uintptr_t a, size_t n, unsigned need, uintptr_t sp0, uint64_t g);
+
+/* Empties this thread's set for generation G. */
+void rwc_vc_new_gen(uint64_t g);
+
+/* The allocator wrappers' record of a new live block at P in the heap
+ * map's leaf L, of REQ requested bytes (its slack byte SLACK) and chunk
+ * size word WORD: it becomes this thread's fresh slot, good for reading
+ * and writing its requested bytes (glibc hands out memory mapped readable
+ * and writable), its heap map facts read again at each use like any
+ * block's.  Nothing while the bounds checks leave the heap alone or the
+ * map view has no generation yet.  A signal handler's malloc that
+ * interrupts the write leaves the slot to it. */
+static inline __attribute__((always_inline)) void rwc_vc_fresh(const struct rwc_hm_leaf *l, uintptr_t p, size_t req,
+							       unsigned slack, size_t word)
+{
+	struct rwc_vc_set *s = &rwc_vc;
+	struct rwc_vc *e = &s->e[RWC_VC_FRESH];
+	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+	size_t gr = (p & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;
+
+	if (!g || !req || !(rwc_bounds_on() & RWC_CHECK_HEAP) || s->fresh_busy)
+		return;
+	s->fresh_busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (RWC_UNLIKELY(s->gen != g))
+		rwc_vc_new_gen(g);
+	e->span = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	e->lo = p;
+	e->livew = &l->live[gr / 64];
+	e->bit = 1ull << (gr % 64);
+	e->slackp = &l->slack[gr];
+	e->slack = slack;
+	e->word = word & ~(size_t)1;
+	e->ok = RWC_NEED_READ | RWC_NEED_WRITE;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	e->span = req;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	s->fresh_busy = 0;
+}
 
 /* rwc_vc_note after a buffer call whose fast path found its heap block
  * (rwc_heap_seen) or global: its first step inline, a block seen for the

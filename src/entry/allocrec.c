@@ -21,6 +21,7 @@
 #include "bounds/depot.h"
 #include "bounds/heapmap.h"
 #include "bounds/sites.h"
+#include "bounds/vcache.h"
 #include "frames/stackwalk.h"
 #include "mapview/mapview.h"
 #include "mapview/snapshot.h"
@@ -151,6 +152,10 @@ void rwc_malloc_record(void *r, size_t req, uintptr_t caller, void *f)
 		return;
 	if (req != SIZE_MAX && !rwc_malloc_next_glibc(f))
 		req = SIZE_MAX; /* no header to read: the usable size stands */
-	rwc_hm_live_req((uintptr_t)r, rwc_malloc_site(caller), req,
-			req == SIZE_MAX ? 0 : rwc_chunk_usable(rwc_chunk_word((uintptr_t)r)));
+	size_t word = req == SIZE_MAX ? 0 : rwc_chunk_word((uintptr_t)r);
+	size_t usable = req == SIZE_MAX ? 0 : rwc_chunk_usable(word);
+	const struct rwc_hm_leaf *l = rwc_hm_live_req((uintptr_t)r, rwc_malloc_site(caller), req, usable);
+
+	if (l) /* the thread's fresh block (vcache.h) */
+		rwc_vc_fresh(l, (uintptr_t)r, req < usable ? req : usable, req < usable ? usable - req : 0, word);
 }

@@ -160,11 +160,11 @@ static void *own_realloc(void *p, size_t n)
  * leaves its range reserved (freeq.h). */
 static void *resize(void *p, size_t n, void *r, int m, uintptr_t lo, uintptr_t hi, uintptr_t origin)
 {
+	rwc_watch_freed(m, lo, hi, 1); /* (first: a map change it tells empties the thread's fresh block) */
 	if (r)
 		live_req(r, n, origin, REAL(realloc));
 	else if (p && n) /* failed: the old block stays, as it was */
 		live_req(p, SIZE_MAX, origin, REAL(realloc));
-	rwc_watch_freed(m, lo, hi, 1);
 	if (m == 1 && (r ? r != p : !n))
 		rwc_freeq_moved(p, lo, hi, origin);
 	return r;
