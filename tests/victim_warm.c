@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,6 +282,24 @@ static __attribute__((noinline)) ssize_t c_freshwiden(int bad)
 	return rd(p, bad ? u + 1 : u);
 }
 
+/* run with RWCHECK_QUARANTINE=0: a page inside a block made read-only,
+ * the block freed and handed out again (a fresh block is not always
+ * writable: the program changed a protection) */
+static __attribute__((noinline)) ssize_t c_freshprot(int bad)
+{
+	char *p, *q, *pg;
+
+	fresh_start();
+	p = malloc(4 * 4096);
+	pg = (char *)(((uintptr_t)p + 4095) & ~(uintptr_t)4095) + 4096; /* a middle page */
+	if (mprotect(pg, 4096, PROT_READ) != 0)
+		exit(4);
+	free(p);
+	q = malloc(4 * 4096);
+	printf("same %d\n", p == q);
+	return rd(q, bad ? 4 * 4096 : (size_t)(pg - q));
+}
+
 /* another thread's fresh block, freed by main before that thread reads */
 static void *fresh_reader(void *arg)
 {
@@ -372,7 +391,7 @@ static const struct {
 	{"vfree", c_vfree},       {"vreuse", c_vreuse}, {"vshrink", c_vshrink},
 	{"fresh", c_fresh},       {"freshcalloc", c_freshcalloc}, {"freshaligned", c_freshaligned},
 	{"freshfree", c_freshfree}, {"freshreuse", c_freshreuse}, {"freshshrink", c_freshshrink},
-	{"freshwiden", c_freshwiden}, {"freshthread", c_freshthread},
+	{"freshwiden", c_freshwiden}, {"freshthread", c_freshthread}, {"freshprot", c_freshprot},
 };
 
 int main(int argc, char **argv)

@@ -43,6 +43,7 @@ CASES = [
     ("freshshrink", None, "heap-overflow", 100, 100),
     ("freshwiden", None, "heap-overflow", None, None),
     ("freshthread", None, "use-after-free", 0, 0),
+    ("freshprot", NOQ, "buf-not-writable", None, None),
 ]
 
 for case, env, problem, first, last in CASES:
@@ -56,6 +57,6 @@ for case, env, problem, first, last in CASES:
     ok(g.status == 0 and not g.reports and g.log == "", "%s good: no report" % case, g.describe())
     ok(g.results == base.results and g.results,
        "%s good: same result as without rwcheck (%s)" % (case, g.results), base.describe())
-    if case in ("reuse", "bigshrink", "vreuse", "vshrink", "freshreuse", "freshshrink"):
+    if case in ("reuse", "bigshrink", "vreuse", "vshrink", "freshreuse", "freshshrink", "freshprot"):
         ok("same 1" in r.stdout, "%s: the block came back at the same address (same 1)" % case, r.stdout)
 done()

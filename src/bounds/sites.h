@@ -37,9 +37,10 @@ static inline uint32_t rwc_site_slot(uintptr_t key)
 uint32_t rwc_site_id_slow(uintptr_t key);
 
 /* A thread's memo of the sites it asked for lately: KEY << 16 | its id,
- * in slot KEY's bits 2..3 (keys of 48 bits and more are not kept: the
- * table is asked).  One store: a signal handler sees a whole entry. */
-#define RWC_SITE_MEMO 4
+ * in the slot a multiplicative hash of KEY picks (keys of 48 bits and
+ * more are not kept: the table is asked).  One store: a signal handler
+ * sees a whole entry. */
+#define RWC_SITE_MEMO 8 /* (the hash's top 3 bits pick the slot) */
 extern __thread uint64_t rwc_site_memo[RWC_SITE_MEMO] __attribute__((tls_model("initial-exec")));
 
 /* The id of site KEY (nonzero), 0 when it cannot be kept.  A site this
@@ -48,7 +49,7 @@ extern __thread uint64_t rwc_site_memo[RWC_SITE_MEMO] __attribute__((tls_model("
  * else takes the probing path. */
 static inline uint32_t rwc_site_id(uintptr_t key)
 {
-	uint64_t *m = &rwc_site_memo[(key >> 2) & (RWC_SITE_MEMO - 1)];
+	uint64_t *m = &rwc_site_memo[(uint64_t)key * 0x9e3779b97f4a7c15ull >> 61];
 	uint64_t w = __atomic_load_n(m, __ATOMIC_RELAXED);
 	uint32_t at;
 

@@ -85,9 +85,16 @@ static inline __attribute__((always_inline)) int rwc_vc_lookup(uintptr_t a, size
 	for (int i = 0; i <= RWC_VC_FRESH; i++) {
 		const struct rwc_vc *e = &s->e[i];
 
-		if (a - e->lo < e->span && n <= e->span - (a - e->lo) && (e->ok & need) == need &&
-		    (!e->livew || rwc_vc_block_same(e)))
-			return 1;
+		uintptr_t lo = e->lo, span = e->span;
+
+		if (a - lo < span && n <= span - (a - lo) && (e->ok & need) == need &&
+		    (!e->livew || rwc_vc_block_same(e))) {
+			/* (the entry as read first: a signal handler's malloc or
+			 * call may have written it over between the loads) */
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
+			if (e->lo == lo && e->span == span)
+				return 1;
+		}
 	}
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include "bounds/heapmap.h"
 #include "bounds/sites.h"
 #include "bounds/vcache.h"
+#include "entry/mapwatch.h"
 #include "frames/stackwalk.h"
 #include "mapview/mapview.h"
 #include "mapview/snapshot.h"
@@ -156,6 +157,6 @@ void rwc_malloc_record(void *r, size_t req, uintptr_t caller, void *f)
 	size_t usable = req == SIZE_MAX ? 0 : rwc_chunk_usable(word);
 	const struct rwc_hm_leaf *l = rwc_hm_live_req((uintptr_t)r, rwc_malloc_site(caller), req, usable);
 
-	if (l) /* the thread's fresh block (vcache.h) */
+	if (l && !__atomic_load_n(&rwc_prot_cut, __ATOMIC_RELAXED)) /* the thread's fresh block (vcache.h) */
 		rwc_vc_fresh(l, (uintptr_t)r, req < usable ? req : usable, req < usable ? usable - req : 0, word);
 }

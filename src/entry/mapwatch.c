@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/checks.h"
+#include "base/guard.h"
 #include "bounds/bigfree.h"
 #include "bounds/chunk.h"
 #include "mapview/mapview.h"
@@ -34,12 +35,23 @@
 
 #define ENTRY __attribute__((visibility("default")))
 
+int rwc_prot_cut;
+
+void rwc_note_prot_cut(int prot)
+{
+	if ((prot & (PROT_READ | PROT_WRITE)) != (PROT_READ | PROT_WRITE) && !rwc_depth &&
+	    !__atomic_load_n(&rwc_prot_cut, __ATOMIC_RELAXED))
+		__atomic_store_n(&rwc_prot_cut, 1, __ATOMIC_RELAXED);
+}
+
 ENTRY void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
 	void *r;
 
-	if (flags & MAP_FIXED) /* over a reserved freed block (bigfree.h): the program's now */
+	if (flags & MAP_FIXED) { /* over a reserved freed block (bigfree.h): the program's now */
 		rwc_big_forget((uintptr_t)addr, len);
+		rwc_note_prot_cut(prot);
+	}
 	r = REAL(mmap)(addr, len, prot, flags, fd, off);
 	rwc_watch_mmap(r, len, prot, flags);
 	return r;
@@ -49,8 +61,10 @@ ENTRY void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t 
 {
 	void *r;
 
-	if (flags & MAP_FIXED) /* over a reserved freed block (bigfree.h): the program's now */
+	if (flags & MAP_FIXED) { /* over a reserved freed block (bigfree.h): the program's now */
 		rwc_big_forget((uintptr_t)addr, len);
+		rwc_note_prot_cut(prot);
+	}
 	r = REAL(mmap64)(addr, len, prot, flags, fd, off);
 	rwc_watch_mmap(r, len, prot, flags);
 	return r;
@@ -73,14 +87,20 @@ ENTRY int munmap(void *addr, size_t len)
 
 ENTRY int mprotect(void *addr, size_t len, int prot)
 {
-	int r = REAL(mprotect)(addr, len, prot);
+	int r;
+
+	rwc_note_prot_cut(prot);
+	r = REAL(mprotect)(addr, len, prot);
 	rwc_watch_mprotect(addr, len, prot, r != 0);
 	return r;
 }
 
 ENTRY int pkey_mprotect(void *addr, size_t len, int prot, int pkey)
 {
-	int r = REAL(pkey_mprotect)(addr, len, prot, pkey);
+	int r;
+
+	rwc_note_prot_cut(pkey ? 0 : prot); /* (a key may take access away) */
+	r = REAL(pkey_mprotect)(addr, len, prot, pkey);
 	rwc_watch_mprotect(addr, len, prot, r != 0);
 	return r;
 }
@@ -97,8 +117,10 @@ ENTRY void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 	}
 	BEFORE_HOLE();
 	rwc_big_forget((uintptr_t)old, old_len);
-	if (flags & MREMAP_FIXED)
+	if (flags & MREMAP_FIXED) {
 		rwc_big_forget((uintptr_t)new_addr, new_len);
+		rwc_note_prot_cut(0); /* (whatever it moves there) */
+	}
 	r = REAL(mremap)(old, old_len, new_len, flags, new_addr);
 	rwc_map_changed();
 	return r;
@@ -128,7 +150,11 @@ ENTRY void *sbrk(intptr_t incr)
 
 ENTRY void *shmat(int id, const void *addr, int flags)
 {
-	void *r = REAL(shmat)(id, addr, flags);
+	void *r;
+
+	if (addr)
+		rwc_note_prot_cut((flags & SHM_RDONLY) ? PROT_READ : PROT_READ | PROT_WRITE);
+	r = REAL(shmat)(id, addr, flags);
 	rwc_map_changed();
 	return r;
 }

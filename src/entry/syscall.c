@@ -98,19 +98,41 @@ static int changes_map(long nr)
 }
 
 /* A reserved freed block (bigfree.h) the call unmaps or maps over is
- * the program's now. */
+ * the program's now; memory it may leave other than readable and
+ * writable is told (mapwatch.h rwc_prot_cut). */
 static void forget_reserved(long nr, const long *a)
 {
 	switch (nr) {
 #ifdef SYS_mmap
 	case SYS_mmap:
-		if (a[3] & MAP_FIXED)
+		if (a[3] & MAP_FIXED) {
 			rwc_big_forget((uintptr_t)a[0], (size_t)a[1]);
+			rwc_note_prot_cut((int)a[2]);
+		}
 		break;
 #endif
+	case SYS_mprotect:
+		rwc_note_prot_cut((int)a[2]);
+		break;
+#ifdef SYS_mmap2
+	case SYS_mmap2:
+#endif
+#ifdef SYS_pkey_mprotect
+	case SYS_pkey_mprotect:
+#endif
+#ifdef SYS_shmat
+	case SYS_shmat:
+#endif
+#ifdef SYS_remap_file_pages
+	case SYS_remap_file_pages:
+#endif
+		rwc_note_prot_cut(0); /* whatever they do */
+		break;
 	case SYS_mremap:
-		if (a[3] & MREMAP_FIXED)
+		if (a[3] & MREMAP_FIXED) {
 			rwc_big_forget((uintptr_t)a[4], (size_t)a[2]);
+			rwc_note_prot_cut(0);
+		}
 		/* fall through */
 	case SYS_munmap:
 		rwc_big_forget((uintptr_t)a[0], (size_t)a[1]);
