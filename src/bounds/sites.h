@@ -37,10 +37,11 @@ static inline uint32_t rwc_site_slot(uintptr_t key)
 uint32_t rwc_site_id_slow(uintptr_t key);
 
 /* A thread's memo of the sites it asked for lately: KEY << 16 | its id,
- * in the slot a multiplicative hash of KEY picks (keys of 48 bits and
- * more are not kept: the table is asked).  One store: a signal handler
+ * in the slot KEY's low bits folded pick (call sites a few bytes apart,
+ * a malloc and a free of one loop, get different slots; keys of 48 bits
+ * and more are not kept: the table is asked).  One store: a signal handler
  * sees a whole entry. */
-#define RWC_SITE_MEMO 8 /* (the hash's top 3 bits pick the slot) */
+#define RWC_SITE_MEMO 8
 extern __thread uint64_t rwc_site_memo[RWC_SITE_MEMO] __attribute__((tls_model("initial-exec")));
 
 /* The id of site KEY (nonzero), 0 when it cannot be kept.  A site this
@@ -49,7 +50,7 @@ extern __thread uint64_t rwc_site_memo[RWC_SITE_MEMO] __attribute__((tls_model("
  * else takes the probing path. */
 static inline uint32_t rwc_site_id(uintptr_t key)
 {
-	uint64_t *m = &rwc_site_memo[(uint64_t)key * 0x9e3779b97f4a7c15ull >> 61];
+	uint64_t *m = &rwc_site_memo[(key ^ key >> 3 ^ key >> 6) & (RWC_SITE_MEMO - 1)];
 	uint64_t w = __atomic_load_n(m, __ATOMIC_RELAXED);
 	uint32_t at;
 
