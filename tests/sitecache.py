@@ -50,7 +50,7 @@ for tag, exe in PROGS:
     prog = os.path.join(BUILD, "tests", exe)
     cache = tempfile.mkdtemp(prefix="rwc-sites-")
     first = {case: run(prog, case, "bad", cache) for case in CASES}
-    files = os.listdir(cache)
+    files = [f for f in os.listdir(cache) if f.endswith(".sites")]  # (not the object cache's .objs)
     path = os.path.join(cache, files[0]) if len(files) == 1 else "none"
     ok(len(files) == 1 and files[0].startswith(build_id(prog) + "-") and files[0].endswith(".sites") and
        os.path.getsize(path) > 0, "%s: the first runs wrote one file, named by the binary's build-id" % tag, files)
@@ -136,7 +136,8 @@ twice = "%s locals bad; %s locals bad" % (prog, prog)
 logs = os.path.join(tmp, "logs")
 p = subprocess.run([wrapper, "--quiet", "--error-exitcode=0", "--log-dir=" + logs, "--", "sh", "-c", twice], env=env,
                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-ok(p.returncode == 0 and [n.split("-")[0] for n in os.listdir(os.path.join(logs, "cache"))] == [build_id(prog)],
+ok(p.returncode == 0 and [n.split("-")[0] for n in os.listdir(os.path.join(logs, "cache"))
+                          if n.endswith(".sites")] == [build_id(prog)],
    "rwcheck --log-dir=DIR: the run's cache in DIR/cache", (p.returncode, p.stderr[-400:]))
 shutil.rmtree(logs, ignore_errors=True)
 p = subprocess.run([wrapper, "--quiet", "--error-exitcode=0", "--log-dir=" + logs, "--", "sh", "-c", twice],

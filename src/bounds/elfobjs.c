@@ -20,6 +20,8 @@
 
 #include "base/ownmem.h"
 #include "base/real.h"
+#include "bounds/objcache.h"
+#include "frames/sitefmt.h"
 #include "frames/keepout.h"
 #include "mapview/mapview.h"
 #include "mapview/ownheap.h"
@@ -42,98 +44,6 @@ static int rd(int fd, void *buf, size_t n, uint64_t off)
 		got += (size_t)r;
 	}
 	return 0;
-}
-
-/* A load's memory: the part of own memory for globals (ownmem.h), kept
- * blocks from its bottom up, scratch from its top down (all given back
- * by rwc_elf_load_end); past it, the own heap, whose new mappings must
- * not land in the program's holes: then the load holds them (keepout.h). */
-static struct {
-	size_t kept, scratch; /* bytes of the part in use at each end */
-	int kept_out;         /* this load holds the program's holes */
-} A;
-
-static size_t round16(size_t n)
-{
-	return (n + 15) & ~(size_t)15;
-}
-
-/* N bytes (rounded to 16) fit in what the part has left. */
-static int fits_in_part(size_t n)
-{
-	return rwc_ownmem_part(RWC_OWN_GLOBALS) && round16(n) <= RWC_OWN_GLOBALS_SIZE - A.kept - A.scratch;
-}
-
-/* N bytes of the part, kept (KEEP) or scratch; NULL when it has no room
- * (nothing else is tried: no own heap, no keepout, so safe where a report
- * runs, a signal handler's included). */
-static void *from_part(size_t n, int keep)
-{
-	char *part = rwc_ownmem_part(RWC_OWN_GLOBALS);
-
-	if (!n || !fits_in_part(n))
-		return NULL;
-	n = round16(n);
-	if (keep) {
-		A.kept += n;
-		return part + A.kept - n;
-	}
-	A.scratch += n;
-	return part + RWC_OWN_GLOBALS_SIZE - A.scratch;
-}
-
-static void *alloc(size_t n, int keep)
-{
-	void *p = from_part(n, keep);
-
-	if (p || !n)
-		return p;
-	if (!A.kept_out) {
-		rwc_keepout_begin();
-		A.kept_out = 1;
-	}
-	return rwc_ownheap_alloc(round16(n), 16);
-}
-
-static void *take(size_t n)
-{
-	return alloc(n, 0);
-}
-
-/* Scratch of the part is given back all at once, at the end of the load. */
-static void give(void *p)
-{
-	char *part = rwc_ownmem_part(RWC_OWN_GLOBALS);
-
-	if (p && !(part && (char *)p >= part && (char *)p < part + RWC_OWN_GLOBALS_SIZE))
-		rwc_ownheap_free(p);
-}
-
-void *rwc_elf_keep(size_t n)
-{
-	return alloc(n, 1);
-}
-
-/* The last kept block P of N bytes now takes USED: the rest of the part
- * goes back; a block of the own heap stays as it is, or goes when unused. */
-static void keep_trim(void *p, size_t n, size_t used)
-{
-	char *part = rwc_ownmem_part(RWC_OWN_GLOBALS);
-
-	n = round16(n);
-	used = round16(used);
-	if (part && (char *)p + n == part + A.kept && used <= n)
-		A.kept -= n - used;
-	else if (!used)
-		give(p);
-}
-
-void rwc_elf_load_end(void)
-{
-	A.scratch = 0;
-	if (A.kept_out)
-		rwc_keepout_end();
-	A.kept_out = 0;
 }
 
 /* [p, p+n) readable, asked without changing the thread's cache of good
@@ -262,9 +172,9 @@ static size_t from_tables(struct tables *t, struct rwc_gobj **out, struct rwc_el
 	nm->off = str->sh_offset, nm->size = str->sh_size;
 	nm->dev = st.st_dev, nm->ino = st.st_ino, nm->fsize = (uint64_t)st.st_size;
 	nm->mtime_s = st.st_mtim.tv_sec, nm->mtime_ns = st.st_mtim.tv_nsec;
-	if (!(buf = take(CHUNK * sizeof *buf)))
+	if (!(buf = rwc_elf_take(CHUNK * sizeof *buf)))
 		return 0;
-	if (fits_in_part(nsym * sizeof *o)) { /* one pass: room for every symbol, trimmed */
+	if (rwc_elf_fits(nsym * sizeof *o)) { /* one pass: room for every symbol, trimmed */
 		o = rwc_elf_keep(nsym * sizeof *o);
 		k = o ? scan(t, sym, buf, o, nsym) : 0;
 		room = nsym;
@@ -278,8 +188,8 @@ static size_t from_tables(struct tables *t, struct rwc_gobj **out, struct rwc_el
 		*out = o;
 	}
 	if (o)
-		keep_trim(o, room * sizeof *o, n * sizeof *o);
-	give(buf);
+		rwc_elf_keep_trim(o, room * sizeof *o, n * sizeof *o);
+	rwc_elf_give(buf);
 	return n;
 }
 
@@ -306,6 +216,63 @@ static const char *file_of(int fd, const char *path)
 	return p;
 }
 
+/* The last block kept for the object cache's file (objcache.h), to give
+ * back when the file does not check. */
+static struct {
+	void *p;
+	size_t n;
+} cache_keep;
+
+static void *keep_for_cache(size_t n)
+{
+	cache_keep.p = rwc_elf_keep(n);
+	cache_keep.n = n;
+	return cache_keep.p;
+}
+
+/* The module's objects from the object cache (objcache.h), NM's string
+ * table and file told; 0 when not there. */
+static size_t from_cache(const struct tables *t, const char *id, struct rwc_gobj **out, struct rwc_elf_names *nm)
+{
+	struct stat st;
+	size_t n;
+
+	cache_keep.p = NULL;
+	if (fstat(t->fd, &st) != 0)
+		return 0;
+	n = rwc_objcache_get(id, t->bias, t->start, t->end, keep_for_cache, out, &nm->off, &nm->size);
+	if (cache_keep.p)
+		rwc_elf_keep_trim(cache_keep.p, cache_keep.n, n ? RWC_OC_HEAD + n * RWC_OC_REC : 0);
+	if (!n)
+		return 0;
+	nm->dev = st.st_dev, nm->ino = st.st_ino, nm->fsize = (uint64_t)st.st_size;
+	nm->mtime_s = st.st_mtim.tv_sec, nm->mtime_ns = st.st_mtim.tv_nsec;
+	return n;
+}
+
+/* The objects of the file at T->fd whose ELF header is EH, the same image
+ * as the one at T->start: from the object cache where it has the
+ * module's build-id, else from the symbol table (then into the cache). */
+static size_t from_file(struct tables *t, const ElfW(Ehdr) *eh, struct rwc_gobj **out, struct rwc_elf_names *nm)
+{
+	char id[132];
+	size_t n = 0;
+
+	/* (the program headers in memory: same_image found them readable) */
+	if (!rwc_sf_build_id((const ElfW(Phdr) *)(t->start + eh->e_phoff), eh->e_phnum, t->bias, id, sizeof id))
+		id[0] = '\0';
+	if (id[0] && (n = from_cache(t, id, out, nm)))
+		return n;
+	t->nsh = eh->e_shnum;
+	t->sh = rwc_elf_take(t->nsh * sizeof *t->sh);
+	if (t->sh && rd(t->fd, t->sh, t->nsh * sizeof *t->sh, eh->e_shoff) == 0)
+		n = from_tables(t, out, nm);
+	rwc_elf_give(t->sh);
+	if (n && id[0])
+		rwc_objcache_put(id, t->bias, *out, n, nm->off, nm->size, rwc_elf_take, rwc_elf_give);
+	return n;
+}
+
 size_t rwc_elf_objects(const char *path, uintptr_t bias, uintptr_t start, uintptr_t end,
 		       struct rwc_gobj **out, struct rwc_elf_names *nm)
 {
@@ -318,13 +285,8 @@ size_t rwc_elf_objects(const char *path, uintptr_t bias, uintptr_t start, uintpt
 	if ((t.fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return 0;
 	if (rd(t.fd, &eh, sizeof eh, 0) == 0 && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
-	    eh.e_shentsize == sizeof(ElfW(Shdr)) && eh.e_shnum > 0 && same_image(t.fd, &eh, start)) {
-		t.nsh = eh.e_shnum;
-		t.sh = take(t.nsh * sizeof *t.sh);
-		if (t.sh && rd(t.fd, t.sh, t.nsh * sizeof *t.sh, eh.e_shoff) == 0)
-			n = from_tables(&t, out, nm);
-		give(t.sh);
-	}
+	    eh.e_shentsize == sizeof(ElfW(Shdr)) && eh.e_shnum > 0 && same_image(t.fd, &eh, start))
+		n = from_file(&t, &eh, out, nm);
 	if (n)
 		nm->file = file_of(t.fd, path);
 	close(t.fd);
@@ -360,7 +322,7 @@ const char *rwc_elf_name(const struct rwc_elf_names *nm, const char *name, int *
 			*again = 1;
 		for (len = 0; got > 0 && len < (size_t)got && buf[len]; len++) /* (strnlen, without its first lazy binding) */
 			;
-		if (got > 0 && len < (size_t)got && (p = from_part(len + 1, 1)))
+		if (got > 0 && len < (size_t)got && (p = rwc_elf_from_part(len + 1, 1)))
 			memcpy(p, buf, len + 1);
 	}
 	close(fd);

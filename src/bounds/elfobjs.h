@@ -9,14 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bounds/elfmem.h" /* rwc_elf_keep, rwc_elf_load_end */
 #include "bounds/gobjs.h"
 
-/* Memory that stays (names of modules), for a load: from the part of own
- * memory for globals, else the own heap.  Every load, this included,
- * ends with rwc_elf_load_end (the scratch given back, the program's
- * holes no longer held). */
-void *rwc_elf_keep(size_t n);
-void rwc_elf_load_end(void);
 
 /* The objects of the module whose file is PATH, loaded at BIAS (the
  * link map's l_addr) over [START, END) (_dl_find_object's extent), each
