@@ -22,7 +22,7 @@
 #include "bounds/heapmap.h"
 #include "bounds/sites.h"
 #include "bounds/vcache.h"
-#include "entry/mapwatch.h"
+#include "mapview/mapnews.h"
 #include "frames/stackwalk.h"
 #include "mapview/mapview.h"
 #include "mapview/snapshot.h"

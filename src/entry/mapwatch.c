@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "base/checks.h"
-#include "base/guard.h"
 #include "bounds/bigfree.h"
 #include "bounds/chunk.h"
 #include "mapview/mapview.h"
@@ -34,15 +33,6 @@
 #endif
 
 #define ENTRY __attribute__((visibility("default")))
-
-int rwc_prot_cut;
-
-void rwc_note_prot_cut(int prot)
-{
-	if ((prot & (PROT_READ | PROT_WRITE)) != (PROT_READ | PROT_WRITE) && !rwc_depth &&
-	    !__atomic_load_n(&rwc_prot_cut, __ATOMIC_RELAXED))
-		__atomic_store_n(&rwc_prot_cut, 1, __ATOMIC_RELAXED);
-}
 
 ENTRY void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {

@@ -10,15 +10,6 @@
 #include "mapview/heaptop.h"
 #include "mapview/mapnews.h"
 
-/* 1 once the program itself (not the library: rwc_depth) asked for memory
- * other than readable and writable over what may be mapped already
- * (mprotect, mmap MAP_FIXED, a fixed mremap or shmat, their syscall()
- * numbers): until then every block glibc hands out is readable and
- * writable, so a new block enters the verdict cache without a look at the
- * map (allocrec.c).  Set by rwc_note_prot_cut(PROT), before the call. */
-extern int rwc_prot_cut;
-void rwc_note_prot_cut(int prot);
-
 /* What freeing the malloc block P unmaps: 1 and the exact range for a
  * block glibc malloc served with mmap (from its chunk header); 0 for other
  * blocks; -1 when unknown (another allocator).  Call before the free. */

@@ -99,7 +99,7 @@ static int changes_map(long nr)
 
 /* A reserved freed block (bigfree.h) the call unmaps or maps over is
  * the program's now; memory it may leave other than readable and
- * writable is told (mapwatch.h rwc_prot_cut). */
+ * writable is told (mapnews.h rwc_prot_cut). */
 static void forget_reserved(long nr, const long *a)
 {
 	switch (nr) {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/checks.h"
+#include "base/guard.h"
 #include "base/common.h"
 #include "mapview/snapshot.h"
 
@@ -63,4 +64,13 @@ void rwc_watch_mprotect(void *addr, size_t len, int prot, int failed)
 void rwc_watch_brk(void)
 {
 	rwc_snap_heap_top();
+}
+
+int rwc_prot_cut;
+
+void rwc_note_prot_cut(int prot)
+{
+	if ((prot & (PROT_READ | PROT_WRITE)) != (PROT_READ | PROT_WRITE) && !rwc_depth &&
+	    !__atomic_load_n(&rwc_prot_cut, __ATOMIC_RELAXED))
+		__atomic_store_n(&rwc_prot_cut, 1, __ATOMIC_RELAXED);
 }

@@ -15,4 +15,13 @@ void rwc_watch_mprotect(void *addr, size_t len, int prot, int failed);
  * is read under the view's writer lock. */
 void rwc_watch_brk(void);
 
+/* 1 once the program itself (not the library: rwc_depth) asked for memory
+ * other than readable and writable over what may be mapped already
+ * (mprotect, mmap MAP_FIXED, a fixed mremap or shmat, their syscall()
+ * numbers): until then every block glibc hands out is readable and
+ * writable, so a new block enters the verdict cache without a look at the
+ * map (allocrec.c).  Set by rwc_note_prot_cut(PROT), before the call. */
+extern int rwc_prot_cut;
+void rwc_note_prot_cut(int prot);
+
 #endif
