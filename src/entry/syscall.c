@@ -22,6 +22,16 @@
 #include "mapview/mapnews.h"
 #include "base/ownmem.h"
 #include "base/real.h"
+#include "base/guard.h"
+
+/* The program's own call (not the library's) may leave memory other than
+ * readable and writable (mapnews.h rwc_prot_cut). */
+static inline void program_prot(int prot)
+{
+	if (!rwc_depth)
+		rwc_note_prot_cut(prot);
+}
+
 
 /* Fills C for system call NR with arguments A; 0 if NR is not checked. */
 static int describe(long nr, const long *a, struct rwc_call *c)
@@ -107,12 +117,12 @@ static void forget_reserved(long nr, const long *a)
 	case SYS_mmap:
 		if (a[3] & MAP_FIXED) {
 			rwc_big_forget((uintptr_t)a[0], (size_t)a[1]);
-			rwc_note_prot_cut((int)a[2]);
+			program_prot((int)a[2]);
 		}
 		break;
 #endif
 	case SYS_mprotect:
-		rwc_note_prot_cut((int)a[2]);
+		program_prot((int)a[2]);
 		break;
 #ifdef SYS_mmap2
 	case SYS_mmap2:
@@ -126,12 +136,12 @@ static void forget_reserved(long nr, const long *a)
 #ifdef SYS_remap_file_pages
 	case SYS_remap_file_pages:
 #endif
-		rwc_note_prot_cut(0); /* whatever they do */
+		program_prot(0); /* whatever they do */
 		break;
 	case SYS_mremap:
 		if (a[3] & MREMAP_FIXED) {
 			rwc_big_forget((uintptr_t)a[4], (size_t)a[2]);
-			rwc_note_prot_cut(0);
+			program_prot(0);
 		}
 		/* fall through */
 	case SYS_munmap:

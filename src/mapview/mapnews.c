@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "base/checks.h"
-#include "base/guard.h"
 #include "base/common.h"
 #include "mapview/snapshot.h"
 
@@ -70,7 +69,7 @@ int rwc_prot_cut;
 
 void rwc_note_prot_cut(int prot)
 {
-	if ((prot & (PROT_READ | PROT_WRITE)) != (PROT_READ | PROT_WRITE) && !rwc_depth &&
+	if ((prot & (PROT_READ | PROT_WRITE)) != (PROT_READ | PROT_WRITE) &&
 	    !__atomic_load_n(&rwc_prot_cut, __ATOMIC_RELAXED))
 		__atomic_store_n(&rwc_prot_cut, 1, __ATOMIC_RELAXED);
 }

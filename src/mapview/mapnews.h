@@ -15,7 +15,8 @@ void rwc_watch_mprotect(void *addr, size_t len, int prot, int failed);
  * is read under the view's writer lock. */
 void rwc_watch_brk(void);
 
-/* 1 once the program itself (not the library: rwc_depth) asked for memory
+/* 1 once the program itself (not the library: the entry points call
+ * this only outside it, rwc_depth 0) asked for memory
  * other than readable and writable over what may be mapped already
  * (mprotect, mmap MAP_FIXED, a fixed mremap or shmat, their syscall()
  * numbers): until then every block glibc hands out is readable and
