@@ -63,11 +63,20 @@ def resized(data, rel, by):
     object starts there."""
     words = list(struct.unpack("<%dQ" % (len(data) // 8), data))
     for i in range(words[1]):
-        if words[4 + 3 * i] == rel:
-            words[5 + 3 * i] += by
+        if words[9 + 3 * i] == rel:  # (after the header's 9 words)
+            words[10 + 3 * i] += by
             words[-1] = checksum(words[:-1])
             return struct.pack("<%dQ" % len(words), *words)
     return None
+
+
+def cache_name(path):
+    """The cache file's name for the binary PATH (objcache.c file_of)."""
+    st = os.stat(path)
+    h = 0xcbf29ce484222325
+    for w in (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns // 10**9, st.st_mtime_ns % 10**9):
+        h = ((h ^ w) * 0x100000001b3) & MASK
+    return "%s-%s-%016x.objs" % (build_id(path), VERSION, h ^ (h >> 29))
 
 
 def symbol(path, name):
@@ -126,11 +135,43 @@ for tag, exe in PROGS:
 # writer): the program goes on, the same report.
 prog = os.path.join(T, "victim_global")
 cache = tempfile.mkdtemp(prefix="rwc-objs-")
-os.mkfifo(os.path.join(cache, "%s-%s.objs" % (build_id(prog), VERSION)))
+os.mkfifo(os.path.join(cache, cache_name(prog)))
 r = run(prog, "bss", "bad", cache)
 ok(r.status == 0 and said(r) == said(run(prog, "bss", "bad", "off")),
    "a FIFO in the cache file's place: the program goes on, the same report", r.describe())
 shutil.rmtree(cache)
+
+# Whatever else sits in the file's place (a FIFO aside) is replaced by the
+# table: a file of zeros (its header read, nothing more), a symlink.
+for what in ("zeros", "symlink"):
+    cache = tempfile.mkdtemp(prefix="rwc-objs-")
+    path = os.path.join(cache, cache_name(prog))
+    if what == "zeros":
+        with open(path, "wb") as fh:
+            fh.truncate(64 << 20)
+    else:
+        os.symlink("/dev/zero", path)
+    r = run(prog, "bss", "bad", cache)
+    head = open(path, "rb").read(8) if os.path.isfile(path) and not os.path.islink(path) else b""
+    ok(said(r) == said(run(prog, "bss", "bad", "off")) and head == b"RWCOBJS2" and
+       os.path.getsize(path) < 1 << 20, "a %s in the file's place: the same report, the table written there" % what,
+       r.describe())
+    shutil.rmtree(cache)
+
+# A binary and its stripped copy (.dynsym only) share the build-id, not
+# the table: each run, in either order, reports as without the cache.
+dyn, stripped = os.path.join(T, "victim_global_dyn"), os.path.join(T, "victim_global_stripped")
+ok(build_id(dyn) == build_id(stripped), "victim_global_dyn and its stripped copy share a build-id")
+for a, b in ((dyn, stripped), (stripped, dyn)):
+    cache = tempfile.mkdtemp(prefix="rwc-objs-")
+    for case in ("bss", "hidden", "overlap"):
+        for prog_ in (a, b):
+            r, base = run(prog_, case, "bad", cache), run(prog_, case, "bad", "off")
+            ok(said(r) == said(base), "%s after %s, %s bad: as without the cache (%s)" %
+               (os.path.basename(prog_), os.path.basename(a), case, said(base)), r.describe())
+    ok(cache_name(dyn) in os.listdir(cache) and cache_name(stripped) in os.listdir(cache),
+       "a file for each of them", os.listdir(cache))
+    shutil.rmtree(cache)
 
 # Where nothing can be written (/proc: not even root): the same report.
 prog = os.path.join(T, "victim_global")

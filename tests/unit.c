@@ -694,24 +694,23 @@ static void test_sitefmt(void)
  * the string table: not taken. */
 static void test_objcache(void)
 {
-	const uintptr_t bias = 0x555500000000, start = bias + 0x1000, end = bias + 0x9000;
+	const uintptr_t bias = 0x555500000000, start = bias + 0x1000, end = bias + 0x9000, d = 0x10000000;
+	const struct rwc_oc_ident f = {1, 2, 3, 4, 5};
+	struct rwc_oc_ident g = f;
 	struct rwc_gobj o[3] = {{bias + 0x2000, bias + 0x2040, (const char *)(RWC_GOBJ_OFFSET | 5)},
 				{bias + 0x2040, bias + 0x2100, (const char *)(RWC_GOBJ_OFFSET | 17)},
 				{bias + 0x8000, bias + 0x9000, (const char *)(RWC_GOBJ_OFFSET | 0)}}, *t = NULL;
-	_Alignas(16) unsigned char b[256], c[256];
+	_Alignas(16) unsigned char b[512], c[512];
 	size_t l = rwc_oc_size(3), bad = 0, n;
-	uint64_t so = 0, ss = 0;
+	uint64_t so = 0, ss = 0, *id = (uint64_t *)(void *)&g;
 
-	const uintptr_t d = 0x10000000; /* read by a process that loaded the module elsewhere */
-
-	rwc_oc_encode(o, 3, bias, 4096, 100, b);
-	memcpy(c, b, l);
-	n = rwc_oc_decode(c, l, bias + d, start + d, end + d, &t, &so, &ss);
+	rwc_oc_encode(o, 3, bias, 4096, 100, &f, b);
+	memcpy(c, b, l); /* read by a process that loaded the module elsewhere */
+	n = rwc_oc_decode(c, l, &f, bias + d, start + d, end + d, &t, &so, &ss);
 	ok(n == 3 && so == 4096 && ss == 100 && (unsigned char *)t == c + RWC_OC_HEAD && t[0].lo == o[0].lo + d &&
-	   t[2].hi == end + d, "objcache: a table read back, at another load bias");
-	rwc_oc_encode(o, 3, bias, 4096, 100, b);
+	   t[2].hi == end + d && rwc_oc_head(b, l, &f) == 3, "objcache: a table read back, at another load bias");
 	memcpy(c, b, l);
-	n = rwc_oc_decode(c, l, bias, start, end, &t, &so, &ss);
+	n = rwc_oc_decode(c, l, &f, bias, start, end, &t, &so, &ss);
 	ok(n == 3 && t[0].lo == o[0].lo && t[1].hi == o[1].hi && t[2].lo == o[2].lo && t[2].hi == end &&
 	   t[1].name == o[1].name && t[2].name == o[2].name,
 	   "objcache: objects at the module's addresses, names as string table offsets");
@@ -719,21 +718,28 @@ static void test_objcache(void)
 		for (int bit = 0; bit < 8; bit++) {
 			memcpy(c, b, l);
 			c[i] ^= (unsigned char)(1u << bit);
-			bad += rwc_oc_decode(c, l, bias, start, end, &t, &so, &ss) != 0;
+			bad += rwc_oc_decode(c, l, &f, bias, start, end, &t, &so, &ss) != 0;
 		}
 	ok(bad == 0, "objcache: each of the %zu single-bit changes of a file is refused (%zu taken)", l * 8, bad);
+	for (int k = 0; k < 5; k++) { /* another file: a copy, a stripped one, a rebuild */
+		g = f;
+		id[k]++;
+		memcpy(c, b, l);
+		bad += rwc_oc_head(b, l, &g) != SIZE_MAX || rwc_oc_decode(c, l, &g, bias, start, end, &t, &so, &ss);
+	}
+	ok(bad == 0, "objcache: the table of a file of another device, inode, size or time is refused");
 	memcpy(c, b, l);
-	ok(rwc_oc_decode(c, l - 8, bias, start, end, &t, &so, &ss) == 0 &&
-	   rwc_oc_decode(c, l, bias, start, end - 1, &t, &so, &ss) == 0 &&
-	   rwc_oc_decode(c, l, bias, start + 0x1001, end, &t, &so, &ss) == 0,
-	   "objcache: a file cut short, or a table that runs out of the module, is refused");
+	ok(rwc_oc_decode(c, l - 8, &f, bias, start, end, &t, &so, &ss) == 0 && rwc_oc_head(b, l + 8, &f) == SIZE_MAX &&
+	   rwc_oc_decode(c, l, &f, bias, start, end - 1, &t, &so, &ss) == 0 &&
+	   rwc_oc_decode(c, l, &f, bias, start + 0x1001, end, &t, &so, &ss) == 0,
+	   "objcache: a file cut short or longer, or a table that runs out of the module, is refused");
 	o[2].name = (const char *)(RWC_GOBJ_OFFSET | 100); /* past the string table */
-	rwc_oc_encode(o, 3, bias, 4096, 100, b);
-	n = rwc_oc_decode(b, l, bias, start, end, &t, &so, &ss);
+	rwc_oc_encode(o, 3, bias, 4096, 100, &f, b);
+	n = rwc_oc_decode(b, l, &f, bias, start, end, &t, &so, &ss);
 	o[2].name = (const char *)RWC_GOBJ_OFFSET;
 	o[1].lo = bias + 0x2020; /* overlapping the one before */
-	rwc_oc_encode(o, 3, bias, 4096, 100, c);
-	ok(n == 0 && rwc_oc_decode(c, l, bias, start, end, &t, &so, &ss) == 0,
+	rwc_oc_encode(o, 3, bias, 4096, 100, &f, c);
+	ok(n == 0 && rwc_oc_decode(c, l, &f, bias, start, end, &t, &so, &ss) == 0,
 	   "objcache: a name past the string table, or objects out of order, are refused");
 }
 

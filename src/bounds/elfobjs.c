@@ -230,38 +230,45 @@ static void *keep_for_cache(size_t n)
 	return cache_keep.p;
 }
 
-/* The module's objects from the object cache (objcache.h), NM's string
- * table and file told; 0 when not there. */
-static size_t from_cache(const struct tables *t, const char *id, struct rwc_gobj **out, struct rwc_elf_names *nm)
+/* The module's objects from the object cache (objcache.h), its file F,
+ * NM's string table and file told; 0 when not there (*STALE: a file in
+ * its place to replace). */
+static size_t from_cache(const struct tables *t, const char *id, const struct rwc_oc_ident *f,
+			 struct rwc_gobj **out, struct rwc_elf_names *nm, int *stale)
 {
-	struct stat st;
 	size_t n;
 
 	cache_keep.p = NULL;
-	if (fstat(t->fd, &st) != 0)
-		return 0;
-	n = rwc_objcache_get(id, t->bias, t->start, t->end, keep_for_cache, out, &nm->off, &nm->size);
+	n = rwc_objcache_get(id, f, t->bias, t->start, t->end, keep_for_cache, out, &nm->off, &nm->size, stale);
 	if (cache_keep.p)
 		rwc_elf_keep_trim(cache_keep.p, cache_keep.n, n ? RWC_OC_HEAD + n * RWC_OC_REC : 0);
 	if (!n)
 		return 0;
-	nm->dev = st.st_dev, nm->ino = st.st_ino, nm->fsize = (uint64_t)st.st_size;
-	nm->mtime_s = st.st_mtim.tv_sec, nm->mtime_ns = st.st_mtim.tv_nsec;
+	nm->dev = f->dev, nm->ino = f->ino, nm->fsize = f->size;
+	nm->mtime_s = (int64_t)f->mtime_s, nm->mtime_ns = (int64_t)f->mtime_ns;
 	return n;
 }
 
 /* The objects of the file at T->fd whose ELF header is EH, the same image
  * as the one at T->start: from the object cache where it has the
- * module's build-id, else from the symbol table (then into the cache). */
+ * module's build-id and this file, else from the symbol table (then into
+ * the cache). */
 static size_t from_file(struct tables *t, const ElfW(Ehdr) *eh, struct rwc_gobj **out, struct rwc_elf_names *nm)
 {
+	struct rwc_oc_ident f = {0};
+	struct stat st;
 	char id[132];
 	size_t n = 0;
+	int stale = 0;
 
 	/* (the program headers in memory: same_image found them readable) */
-	if (!rwc_sf_build_id((const ElfW(Phdr) *)(t->start + eh->e_phoff), eh->e_phnum, t->bias, id, sizeof id))
+	if (!rwc_sf_build_id((const ElfW(Phdr) *)(t->start + eh->e_phoff), eh->e_phnum, t->bias, id, sizeof id) ||
+	    fstat(t->fd, &st) != 0)
 		id[0] = '\0';
-	if (id[0] && (n = from_cache(t, id, out, nm)))
+	else
+		f = (struct rwc_oc_ident){(uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)st.st_size,
+					  (uint64_t)st.st_mtim.tv_sec, (uint64_t)st.st_mtim.tv_nsec};
+	if (id[0] && (n = from_cache(t, id, &f, out, nm, &stale)))
 		return n;
 	t->nsh = eh->e_shnum;
 	t->sh = rwc_elf_take(t->nsh * sizeof *t->sh);
@@ -269,7 +276,7 @@ static size_t from_file(struct tables *t, const ElfW(Ehdr) *eh, struct rwc_gobj 
 		n = from_tables(t, out, nm);
 	rwc_elf_give(t->sh);
 	if (n && id[0])
-		rwc_objcache_put(id, t->bias, *out, n, nm->off, nm->size, rwc_elf_take, rwc_elf_give);
+		rwc_objcache_put(id, &f, t->bias, *out, n, nm->off, nm->size, stale, rwc_elf_take, rwc_elf_give);
 	return n;
 }
 

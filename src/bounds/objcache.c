@@ -1,7 +1,7 @@
 /* objcache.c: a module's global objects across processes (see
- * objcache.h).  One file per module, DIR/<build-id>-<version>.objs,
- * written to a name of its own and renamed into place, so a reader sees a
- * whole file or none; read whole at the module's load. */
+ * objcache.h).  One file per module file, DIR/<build-id>-<version>-<file>.objs,
+ * made whole before it gets its name, so a reader sees a whole file or
+ * none; its header read first, then the whole file at the module's load. */
 #include "config.h"
 
 #include "bounds/objcache.h"
@@ -18,42 +18,63 @@
 #include "base/real.h"
 
 
-/* DIR/<id>-<version>.objs into PATH (the room of DIR + 180); 0 when the
- * cache is off or ID is not a build-id. */
-static int file_of(const char *id, char *path, size_t cap)
+/* DIR/<build-id>-<version>-<file>.objs into PATH (the room of DIR +
+ * 200), <file> a hash of the file's identity (a copy, a stripped or a
+ * rebuilt file keeps the build-id: each has its own); 0 when the cache is
+ * off or ID is not a build-id. */
+static int file_of(const char *id, const struct rwc_oc_ident *f, char *path, size_t cap)
 {
+	const uint64_t w[5] = {f->dev, f->ino, f->size, f->mtime_s, f->mtime_ns};
+	uint64_t h = 0xcbf29ce484222325ull;
 	size_t l = strlen(id);
 
 	if (!rwc_knobs.cache[0] || l < 16 || l > 128)
 		return 0;
-	return snprintf(path, cap, "%s/%s-%s.objs", rwc_knobs.cache, id, PACKAGE_VERSION) < (int)cap;
+	for (int i = 0; i < 5; i++)
+		h = (h ^ w[i]) * 0x100000001b3ull;
+	return snprintf(path, cap, "%s/%s-%s-%016llx.objs", rwc_knobs.cache, id, PACKAGE_VERSION,
+			(unsigned long long)(h ^ (h >> 29))) < (int)cap;
 }
 
-size_t rwc_objcache_get(const char *id, uintptr_t bias, uintptr_t start, uintptr_t end,
-			void *(*keep)(size_t), struct rwc_gobj **table, uint64_t *stroff, uint64_t *strsize)
+/* Reads N bytes at OFF of FD into BUF: 0 when all came. */
+static int read_all(int fd, unsigned char *buf, size_t n, off_t off)
 {
-	char path[sizeof rwc_knobs.cache + 180];
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < n && (r = REAL(pread)(fd, buf + got, n - got, off + (off_t)got)) > 0)
+		got += (size_t)r;
+	return got == n ? 0 : -1;
+}
+
+size_t rwc_objcache_get(const char *id, const struct rwc_oc_ident *f, uintptr_t bias, uintptr_t start,
+			uintptr_t end, void *(*keep)(size_t), struct rwc_gobj **table, uint64_t *stroff,
+			uint64_t *strsize, int *stale)
+{
+	char path[sizeof rwc_knobs.cache + 200];
+	_Alignas(8) unsigned char head[RWC_OC_HEAD];
 	int saved = errno, fd;
 	struct stat st;
 	unsigned char *buf;
-	size_t n = 0, len = 0;
-	ssize_t r;
+	size_t n = 0;
 
-	if (!file_of(id, path, sizeof path))
+	*stale = 0;
+	if (!file_of(id, f, path, sizeof path))
 		return 0;
 	/* (not a FIFO's wait, not a terminal made the controlling one) */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
+		*stale = errno == ELOOP; /* (a symlink in its place) */
 		errno = saved;
 		return 0;
 	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= rwc_oc_size(0) &&
-	    (uint64_t)st.st_size <= rwc_oc_size(RWC_OC_MAXN) && (buf = keep((size_t)st.st_size))) {
-		while (len < (size_t)st.st_size &&
-		       (r = REAL(pread)(fd, buf + len, (size_t)st.st_size - len, (off_t)len)) > 0)
-			len += (size_t)r;
-		n = rwc_oc_decode(buf, len, bias, start, end, table, stroff, strsize);
-	}
+	*stale = 1;
+	/* the header first: nothing of a file that is not this one's is kept */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= RWC_OC_HEAD &&
+	    read_all(fd, head, sizeof head, 0) == 0 && rwc_oc_head(head, (size_t)st.st_size, f) != SIZE_MAX &&
+	    (buf = keep((size_t)st.st_size)) && read_all(fd, buf, (size_t)st.st_size, 0) == 0 &&
+	    (n = rwc_oc_decode(buf, (size_t)st.st_size, f, bias, start, end, table, stroff, strsize)))
+		*stale = 0;
 	close(fd);
 	errno = saved;
 	return n;
@@ -68,28 +89,59 @@ static int no_size_limit(void)
 	return getrlimit(RLIMIT_FSIZE, &r) == 0 && r.rlim_cur == RLIM_INFINITY;
 }
 
-void rwc_objcache_put(const char *id, uintptr_t bias, const struct rwc_gobj *o, size_t n, uint64_t stroff,
-		      uint64_t strsize, void *(*take)(size_t), void (*give)(void *))
+static int write_all(int fd, const unsigned char *buf, size_t n)
 {
-	char path[sizeof rwc_knobs.cache + 180], tmp[sizeof path + 24];
-	int saved = errno, fd;
-	size_t len = rwc_oc_size(n), at = 0;
-	unsigned char *buf;
-	ssize_t w = 0;
+	size_t at = 0;
+	ssize_t w;
 
-	if (!n || n > RWC_OC_MAXN || !file_of(id, path, sizeof path) || access(path, F_OK) == 0 || !no_size_limit() ||
-	    snprintf(tmp, sizeof tmp, "%s.%d", path, (int)getpid()) >= (int)sizeof tmp || !(buf = take(len))) {
-		errno = saved;
+	while (at < n && (w = REAL(write)(fd, buf + at, n - at)) > 0)
+		at += (size_t)w;
+	return at == n ? 0 : -1;
+}
+
+/* BUF's N bytes as PATH, whole or not at all: an unnamed file in the
+ * directory linked in when written (nothing is left behind by a process
+ * that ends meanwhile); where the file system has none, a file of a name
+ * of its own renamed into place.  STALE: a file there is replaced. */
+static void publish(const char *path, const unsigned char *buf, size_t n, int stale)
+{
+	char tmp[sizeof rwc_knobs.cache + 224], fdpath[40];
+	int fd = open(rwc_knobs.cache, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600), bad;
+
+	if (fd >= 0) {
+		snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
+		if (write_all(fd, buf, n) == 0) {
+			if (stale)
+				unlink(path);
+			(void)linkat(AT_FDCWD, fdpath, AT_FDCWD, path, AT_SYMLINK_FOLLOW); /* (EEXIST: another's) */
+		}
+		close(fd);
 		return;
 	}
-	rwc_oc_encode(o, n, bias, stroff, strsize, buf);
+	if (snprintf(tmp, sizeof tmp, "%s.%d", path, (int)getpid()) >= (int)sizeof tmp)
+		return;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
-	if (fd >= 0) {
-		while (at < len && (w = REAL(write)(fd, buf + at, len - at)) > 0)
-			at += (size_t)w;
-		if (close(fd) != 0 || at != len || rename(tmp, path) != 0)
-			unlink(tmp);
+	if (fd < 0)
+		return;
+	bad = write_all(fd, buf, n) != 0;
+	bad |= close(fd) != 0;
+	if (bad || rename(tmp, path) != 0)
+		unlink(tmp);
+}
+
+void rwc_objcache_put(const char *id, const struct rwc_oc_ident *f, uintptr_t bias, const struct rwc_gobj *o,
+		      size_t n, uint64_t stroff, uint64_t strsize, int stale, void *(*take)(size_t),
+		      void (*give)(void *))
+{
+	char path[sizeof rwc_knobs.cache + 200];
+	int saved = errno;
+	size_t len = rwc_oc_size(n);
+	unsigned char *buf;
+
+	if (n && n <= RWC_OC_MAXN && file_of(id, f, path, sizeof path) && no_size_limit() && (buf = take(len))) {
+		rwc_oc_encode(o, n, bias, stroff, strsize, f, buf);
+		publish(path, buf, len, stale);
+		give(buf);
 	}
-	give(buf);
 	errno = saved;
 }
