@@ -113,7 +113,8 @@ static void publish(const char *path, const unsigned char *buf, size_t n, int st
 		if (write_all(fd, buf, n) == 0) {
 			if (stale)
 				unlink(path);
-			(void)linkat(AT_FDCWD, fdpath, AT_FDCWD, path, AT_SYMLINK_FOLLOW); /* (EEXIST: another's) */
+			if (linkat(AT_FDCWD, fdpath, AT_FDCWD, path, AT_SYMLINK_FOLLOW) != 0)
+				errno = 0; /* (EEXIST: another process's; the caller keeps errno) */
 		}
 		close(fd);
 		return;
