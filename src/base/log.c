@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/fileio.h"
 #include "base/fmt.h"
 #include "base/knobs.h"
 #include "base/ownmem.h"
@@ -82,18 +83,6 @@ static int stderr_is_ours(void)
 	return r;
 }
 
-static void write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = REAL(write)(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		buf += n;
-		len -= (size_t)n;
-	}
-}
 
 void rwc_log_prefix(struct rwc_fmt *f)
 {
@@ -108,7 +97,7 @@ static int to_stderr(const char *buf, size_t len)
 		__atomic_add_fetch(&dropped, 1, __ATOMIC_RELAXED);
 		return 0;
 	}
-	write_all(2, buf, len);
+	(void)rwc_write_all(2, buf, len);
 	return 1;
 }
 
@@ -125,7 +114,7 @@ RWC_START_CODE void rwc_log_dropped_note(void)
 	rwc_fmt_i64(&f, (long long)n);
 	rwc_fmt_str(&f, n == 1 ? " message" : " messages");
 	rwc_fmt_str(&f, " dropped: descriptor 2 was not this process's stderr (set RWCHECK_LOG to keep them)\n");
-	write_all(2, buf, f.len);
+	(void)rwc_write_all(2, buf, f.len);
 }
 
 /* strerror's text for the errors open(2) gives most (strerror itself may
@@ -177,7 +166,7 @@ static void log_to(const char *path, const char *buf, size_t len)
 	}
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd >= 0) {
-		write_all(fd, buf, len);
+		(void)rwc_write_all(fd, buf, len);
 		close(fd);
 		return;
 	}
@@ -217,7 +206,7 @@ static __attribute__((noinline)) void log_failed(const char *path, int e, const 
 		rwc_fmt_str(&f, errno_text(e));
 		rwc_fmt_str(&f, "; reporting to stderr\n");
 		if (to_stderr(note, f.len))
-			write_all(2, buf, len);
+			(void)rwc_write_all(2, buf, len);
 	}
 }
 

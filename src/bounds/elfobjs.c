@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "base/ownmem.h"
+#include "base/fileio.h"
 #include "base/real.h"
 #include "bounds/objcache.h"
 #include "frames/sitefmt.h"
@@ -30,21 +31,6 @@
 #define MAX_TABLE ((size_t)256 << 20) /* a symbol or string table larger: not read */
 #define CHUNK 2048                    /* symbols read at a time */
 
-/* The real pread: the library's own reads neither pass the checks nor
- * displace the program's buffers from the thread's cache of good ranges. */
-static int rd(int fd, void *buf, size_t n, uint64_t off)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = REAL(pread)(fd, (char *)buf + got, n - got, (off_t)(off + got));
-
-		if (r <= 0)
-			return -1;
-		got += (size_t)r;
-	}
-	return 0;
-}
 
 /* [p, p+n) readable, asked without changing the thread's cache of good
  * ranges (tcache.h): the program's buffers stay in it. */
@@ -78,7 +64,7 @@ static int same_image(int fd, const ElfW(Ehdr) *eh, uintptr_t start)
 	static char ph[64 * sizeof(ElfW(Phdr))];
 
 	if (eh->e_phentsize != sizeof(ElfW(Phdr)) || eh->e_phnum > 64 || eh->e_phoff > 4096 ||
-	    rd(fd, ph, phsz, eh->e_phoff) != 0 || !readable(start, eh->e_phoff + phsz))
+	    rwc_pread_all(fd, ph, phsz, eh->e_phoff) != 0 || !readable(start, eh->e_phoff + phsz))
 		return 0;
 	return memcmp((const void *)start, eh, sizeof *eh) == 0 &&
 	       memcmp((const void *)(start + eh->e_phoff), ph, phsz) == 0;
@@ -130,7 +116,7 @@ static size_t scan(const struct tables *t, const ElfW(Shdr) *sym, ElfW(Sym) *buf
 	for (size_t i = 0; i < nsym; i += CHUNK) {
 		size_t m = nsym - i < CHUNK ? nsym - i : CHUNK;
 
-		if (rd(t->fd, buf, m * sizeof *buf, sym->sh_offset + i * sizeof *buf) != 0)
+		if (rwc_pread_all(t->fd, buf, m * sizeof *buf, sym->sh_offset + i * sizeof *buf) != 0)
 			return SIZE_MAX;
 		for (size_t j = 0; j < m; j++) {
 			const ElfW(Sym) *s = &buf[j];
@@ -272,7 +258,7 @@ static size_t from_file(struct tables *t, const ElfW(Ehdr) *eh, struct rwc_gobj 
 		return n;
 	t->nsh = eh->e_shnum;
 	t->sh = rwc_elf_take(t->nsh * sizeof *t->sh);
-	if (t->sh && rd(t->fd, t->sh, t->nsh * sizeof *t->sh, eh->e_shoff) == 0)
+	if (t->sh && rwc_pread_all(t->fd, t->sh, t->nsh * sizeof *t->sh, eh->e_shoff) == 0)
 		n = from_tables(t, out, nm);
 	rwc_elf_give(t->sh);
 	if (n && id[0])
@@ -291,7 +277,7 @@ size_t rwc_elf_objects(const char *path, uintptr_t bias, uintptr_t start, uintpt
 	*nm = (struct rwc_elf_names){.file = NULL};
 	if ((t.fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return 0;
-	if (rd(t.fd, &eh, sizeof eh, 0) == 0 && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
+	if (rwc_pread_all(t.fd, &eh, sizeof eh, 0) == 0 && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
 	    eh.e_shentsize == sizeof(ElfW(Shdr)) && eh.e_shnum > 0 && same_image(t.fd, &eh, start))
 		n = from_file(&t, &eh, out, nm);
 	if (n)

@@ -10,10 +10,10 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/fileio.h"
 #include "base/knobs.h"
 #include "base/real.h"
 
@@ -24,27 +24,12 @@
  * off or ID is not a build-id. */
 static int file_of(const char *id, const struct rwc_oc_ident *f, char *path, size_t cap)
 {
-	const uint64_t w[5] = {f->dev, f->ino, f->size, f->mtime_s, f->mtime_ns};
-	uint64_t h = 0xcbf29ce484222325ull;
 	size_t l = strlen(id);
 
 	if (!rwc_knobs.cache[0] || l < 16 || l > 128)
 		return 0;
-	for (int i = 0; i < 5; i++)
-		h = (h ^ w[i]) * 0x100000001b3ull;
 	return snprintf(path, cap, "%s/%s-%s-%016llx.objs", rwc_knobs.cache, id, PACKAGE_VERSION,
-			(unsigned long long)(h ^ (h >> 29))) < (int)cap;
-}
-
-/* Reads N bytes at OFF of FD into BUF: 0 when all came. */
-static int read_all(int fd, unsigned char *buf, size_t n, off_t off)
-{
-	size_t got = 0;
-	ssize_t r;
-
-	while (got < n && (r = REAL(pread)(fd, buf + got, n - got, off + (off_t)got)) > 0)
-		got += (size_t)r;
-	return got == n ? 0 : -1;
+			(unsigned long long)rwc_oc_ident_hash(f)) < (int)cap;
 }
 
 size_t rwc_objcache_get(const char *id, const struct rwc_oc_ident *f, uintptr_t bias, uintptr_t start,
@@ -71,8 +56,8 @@ size_t rwc_objcache_get(const char *id, const struct rwc_oc_ident *f, uintptr_t 
 	*stale = 1;
 	/* the header first: nothing of a file that is not this one's is kept */
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= RWC_OC_HEAD &&
-	    read_all(fd, head, sizeof head, 0) == 0 && rwc_oc_head(head, (size_t)st.st_size, f) != SIZE_MAX &&
-	    (buf = keep((size_t)st.st_size)) && read_all(fd, buf, (size_t)st.st_size, 0) == 0 &&
+	    rwc_pread_all(fd, head, sizeof head, 0) == 0 && rwc_oc_head(head, (size_t)st.st_size, f) != SIZE_MAX &&
+	    (buf = keep((size_t)st.st_size)) && rwc_pread_all(fd, buf, (size_t)st.st_size, 0) == 0 &&
 	    (n = rwc_oc_decode(buf, (size_t)st.st_size, f, bias, start, end, table, stroff, strsize)))
 		*stale = 0;
 	close(fd);
@@ -80,24 +65,7 @@ size_t rwc_objcache_get(const char *id, const struct rwc_oc_ident *f, uintptr_t 
 	return n;
 }
 
-/* The process may write a file of any size (no RLIMIT_FSIZE: past one,
- * a write ends it with SIGXFSZ). */
-static int no_size_limit(void)
-{
-	struct rlimit r;
 
-	return getrlimit(RLIMIT_FSIZE, &r) == 0 && r.rlim_cur == RLIM_INFINITY;
-}
-
-static int write_all(int fd, const unsigned char *buf, size_t n)
-{
-	size_t at = 0;
-	ssize_t w;
-
-	while (at < n && (w = REAL(write)(fd, buf + at, n - at)) > 0)
-		at += (size_t)w;
-	return at == n ? 0 : -1;
-}
 
 /* BUF's N bytes as PATH, whole or not at all: an unnamed file in the
  * directory linked in when written (nothing is left behind by a process
@@ -110,7 +78,7 @@ static void publish(const char *path, const unsigned char *buf, size_t n, int st
 
 	if (fd >= 0) {
 		snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
-		if (write_all(fd, buf, n) == 0) {
+		if (rwc_write_all(fd, buf, n) == 0) {
 			if (stale)
 				unlink(path);
 			if (linkat(AT_FDCWD, fdpath, AT_FDCWD, path, AT_SYMLINK_FOLLOW) != 0)
@@ -124,7 +92,7 @@ static void publish(const char *path, const unsigned char *buf, size_t n, int st
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
 	if (fd < 0)
 		return;
-	bad = write_all(fd, buf, n) != 0;
+	bad = rwc_write_all(fd, buf, n) != 0;
 	bad |= close(fd) != 0;
 	if (bad || rename(tmp, path) != 0)
 		unlink(tmp);
@@ -139,7 +107,7 @@ void rwc_objcache_put(const char *id, const struct rwc_oc_ident *f, uintptr_t bi
 	size_t len = rwc_oc_size(n);
 	unsigned char *buf;
 
-	if (n && n <= RWC_OC_MAXN && file_of(id, f, path, sizeof path) && no_size_limit() && (buf = take(len))) {
+	if (n && n <= RWC_OC_MAXN && file_of(id, f, path, sizeof path) && rwc_no_size_limit() && (buf = take(len))) {
 		rwc_oc_encode(o, n, bias, stroff, strsize, f, buf);
 		publish(path, buf, len, stale);
 		give(buf);

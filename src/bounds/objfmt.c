@@ -24,6 +24,13 @@ static uint64_t finish(uint64_t h)
 	return h ^ (h >> 29);
 }
 
+uint64_t rwc_oc_ident_hash(const struct rwc_oc_ident *f)
+{
+	const uint64_t w[5] = {f->dev, f->ino, f->size, f->mtime_s, f->mtime_ns};
+
+	return finish(run(SEED, w, 5));
+}
+
 void rwc_oc_encode(const struct rwc_gobj *o, size_t n, uintptr_t bias, uint64_t stroff, uint64_t strsize,
 		   const struct rwc_oc_ident *id, unsigned char *buf)
 {

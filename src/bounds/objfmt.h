@@ -16,6 +16,9 @@ struct rwc_oc_ident {
 	uint64_t dev, ino, size, mtime_s, mtime_ns;
 };
 
+/* A hash of F (the file's part of the cache file's name). */
+uint64_t rwc_oc_ident_hash(const struct rwc_oc_ident *f);
+
 /* The table as a file's bytes: a header (magic, count, the string
  * table's offset and size in the module's file, the file's identity), N
  * objects (start, end relative to the module's load bias, the name's

@@ -155,8 +155,9 @@ void rwc_malloc_record(void *r, size_t req, uintptr_t caller, void *f)
 		req = SIZE_MAX; /* no header to read: the usable size stands */
 	size_t word = req == SIZE_MAX ? 0 : rwc_chunk_word((uintptr_t)r);
 	size_t usable = req == SIZE_MAX ? 0 : rwc_chunk_usable(word);
+	size_t slack = req < usable ? usable - req : 0; /* (as the heap map records it) */
 	const struct rwc_hm_leaf *l = rwc_hm_live_req((uintptr_t)r, rwc_malloc_site(caller), req, usable);
 
 	if (l && !__atomic_load_n(&rwc_prot_cut, __ATOMIC_RELAXED)) /* the thread's fresh block (vcache.h) */
-		rwc_vc_fresh(l, (uintptr_t)r, req < usable ? req : usable, req < usable ? usable - req : 0, word);
+		rwc_vc_fresh(l, (uintptr_t)r, usable - slack, (unsigned)slack, word);
 }

@@ -26,17 +26,7 @@
 #include "mapview/mapnews.h"
 #include "base/ownmem.h"
 #include "base/real.h"
-#include "base/guard.h"
 #include "mapview/snapshot.h"
-
-/* The program's own call (not the library's) may leave memory other than
- * readable and writable (mapnews.h rwc_prot_cut). */
-static inline void program_prot(int prot)
-{
-	if (!rwc_depth)
-		rwc_note_prot_cut(prot);
-}
-
 
 #ifndef MREMAP_DONTUNMAP
 #define MREMAP_DONTUNMAP 4
@@ -50,7 +40,7 @@ ENTRY void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 
 	if (flags & MAP_FIXED) { /* over a reserved freed block (bigfree.h): the program's now */
 		rwc_big_forget((uintptr_t)addr, len);
-		program_prot(prot);
+		rwc_watch_prot(prot);
 	}
 	r = REAL(mmap)(addr, len, prot, flags, fd, off);
 	rwc_watch_mmap(r, len, prot, flags);
@@ -63,7 +53,7 @@ ENTRY void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t 
 
 	if (flags & MAP_FIXED) { /* over a reserved freed block (bigfree.h): the program's now */
 		rwc_big_forget((uintptr_t)addr, len);
-		program_prot(prot);
+		rwc_watch_prot(prot);
 	}
 	r = REAL(mmap64)(addr, len, prot, flags, fd, off);
 	rwc_watch_mmap(r, len, prot, flags);
@@ -89,7 +79,7 @@ ENTRY int mprotect(void *addr, size_t len, int prot)
 {
 	int r;
 
-	program_prot(prot);
+	rwc_watch_prot(prot);
 	r = REAL(mprotect)(addr, len, prot);
 	rwc_watch_mprotect(addr, len, prot, r != 0);
 	return r;
@@ -99,7 +89,7 @@ ENTRY int pkey_mprotect(void *addr, size_t len, int prot, int pkey)
 {
 	int r;
 
-	program_prot(pkey ? 0 : prot); /* (a key may take access away) */
+	rwc_watch_prot(pkey ? 0 : prot); /* (a key may take access away) */
 	r = REAL(pkey_mprotect)(addr, len, prot, pkey);
 	rwc_watch_mprotect(addr, len, prot, r != 0);
 	return r;
@@ -119,7 +109,7 @@ ENTRY void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 	rwc_big_forget((uintptr_t)old, old_len);
 	if (flags & MREMAP_FIXED) {
 		rwc_big_forget((uintptr_t)new_addr, new_len);
-		program_prot(0); /* (whatever it moves there) */
+		rwc_watch_prot(0); /* (whatever it moves there) */
 	}
 	r = REAL(mremap)(old, old_len, new_len, flags, new_addr);
 	rwc_map_changed();
@@ -153,7 +143,7 @@ ENTRY void *shmat(int id, const void *addr, int flags)
 	void *r;
 
 	if (addr)
-		program_prot((flags & SHM_RDONLY) ? PROT_READ : PROT_READ | PROT_WRITE);
+		rwc_watch_prot((flags & SHM_RDONLY) ? PROT_READ : PROT_READ | PROT_WRITE);
 	r = REAL(shmat)(id, addr, flags);
 	rwc_map_changed();
 	return r;

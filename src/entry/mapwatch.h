@@ -7,8 +7,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/guard.h"
 #include "mapview/heaptop.h"
 #include "mapview/mapnews.h"
+
+/* The program's own map-changing call (not the library's: rwc_depth) may
+ * leave memory other than readable and writable as PROT says (mapnews.h
+ * rwc_prot_cut); called before the call. */
+static inline void rwc_watch_prot(int prot)
+{
+	if (!rwc_depth)
+		rwc_note_prot_cut(prot);
+}
 
 /* What freeing the malloc block P unmaps: 1 and the exact range for a
  * block glibc malloc served with mmap (from its chunk header); 0 for other

@@ -22,16 +22,6 @@
 #include "mapview/mapnews.h"
 #include "base/ownmem.h"
 #include "base/real.h"
-#include "base/guard.h"
-
-/* The program's own call (not the library's) may leave memory other than
- * readable and writable (mapnews.h rwc_prot_cut). */
-static inline void program_prot(int prot)
-{
-	if (!rwc_depth)
-		rwc_note_prot_cut(prot);
-}
-
 
 /* Fills C for system call NR with arguments A; 0 if NR is not checked. */
 static int describe(long nr, const long *a, struct rwc_call *c)
@@ -107,46 +97,39 @@ static int changes_map(long nr)
 	return 0;
 }
 
-/* A reserved freed block (bigfree.h) the call unmaps or maps over is
- * the program's now; memory it may leave other than readable and
- * writable is told (mapnews.h rwc_prot_cut). */
-static void forget_reserved(long nr, const long *a)
+/* Before a call that changes the map (changes_map): a reserved freed
+ * block (bigfree.h) it unmaps or maps over is the program's now; memory
+ * it may leave other than readable and writable is told (mapwatch.h). */
+static void before_change(long nr, const long *a)
 {
 	switch (nr) {
 #ifdef SYS_mmap
 	case SYS_mmap:
 		if (a[3] & MAP_FIXED) {
 			rwc_big_forget((uintptr_t)a[0], (size_t)a[1]);
-			program_prot((int)a[2]);
+			rwc_watch_prot((int)a[2]);
 		}
 		break;
 #endif
 	case SYS_mprotect:
-		program_prot((int)a[2]);
-		break;
-#ifdef SYS_mmap2
-	case SYS_mmap2:
-#endif
-#ifdef SYS_pkey_mprotect
-	case SYS_pkey_mprotect:
-#endif
-#ifdef SYS_shmat
-	case SYS_shmat:
-#endif
-#ifdef SYS_remap_file_pages
-	case SYS_remap_file_pages:
-#endif
-		program_prot(0); /* whatever they do */
+		rwc_watch_prot((int)a[2]);
 		break;
 	case SYS_mremap:
 		if (a[3] & MREMAP_FIXED) {
 			rwc_big_forget((uintptr_t)a[4], (size_t)a[2]);
-			program_prot(0);
+			rwc_watch_prot(0);
 		}
 		/* fall through */
 	case SYS_munmap:
 		rwc_big_forget((uintptr_t)a[0], (size_t)a[1]);
 		break;
+	case SYS_brk:
+#ifdef SYS_shmdt
+	case SYS_shmdt:
+#endif
+		break;
+	default: /* the rest of changes_map's (mmap2, pkey_mprotect, shmat, ...): whatever they do */
+		rwc_watch_prot(0);
 	}
 }
 
@@ -171,7 +154,7 @@ __attribute__((visibility("default"), noinline)) long syscall(long nr, ...)
 	if (RWC_UNLIKELY(leaves_hole(nr)))
 		(void)rwc_ownmem_get(); /* before the hole: the library's memory must not land in it */
 	if (RWC_UNLIKELY(changes_map(nr)))
-		forget_reserved(nr, a);
+		before_change(nr, a);
 	r = REAL(syscall)(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	switch (nr) {
 #ifdef SYS_mmap

@@ -17,10 +17,10 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/fileio.h"
 #include "base/knobs.h"
 #include "base/real.h"
 #include "frames/dwprobe.h"
@@ -110,14 +110,6 @@ static void file_of(const struct mod *m, char *path)
 	strcat(path, "-" PACKAGE_VERSION "-" RULES ".sites");
 }
 
-/* The process may write a file of any size (no RLIMIT_FSIZE: past one,
- * a write ends it with SIGXFSZ). */
-static int no_size_limit(void)
-{
-	struct rlimit r;
-
-	return getrlimit(RLIMIT_FSIZE, &r) == 0 && r.rlim_cur == RLIM_INFINITY;
-}
 
 /* The module holding PC - 1, found or made (its file read at the first
  * look); *PCOFF the pc's offset in it; NULL: no cache for it. */
@@ -175,7 +167,7 @@ void rwc_sitecache_put(uintptr_t pc, const struct rwc_sf_var *v, unsigned n)
 	uint64_t pcoff = 0;
 	struct mod *m = mod_of(pc, &pcoff);
 	char path[sizeof rwc_knobs.cache + 160];
-	size_t len = m && m->writable && no_size_limit() ? rwc_sf_encode(pcoff, v, n, scratch, sizeof scratch) : 0;
+	size_t len = m && m->writable && rwc_no_size_limit() ? rwc_sf_encode(pcoff, v, n, scratch, sizeof scratch) : 0;
 
 	if (!len) {
 		errno = saved;

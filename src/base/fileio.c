@@ -1,0 +1,48 @@
+/* fileio.c: the library's own file I/O (see fileio.h). */
+#include "config.h"
+
+#include "base/fileio.h"
+
+#include <errno.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "base/real.h"
+
+int rwc_pread_all(int fd, void *buf, size_t n, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = REAL(pread)(fd, (char *)buf + got, n - got, (off_t)(off + got));
+
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+int rwc_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = REAL(write)(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int rwc_no_size_limit(void)
+{
+	struct rlimit r;
+
+	return getrlimit(RLIMIT_FSIZE, &r) == 0 && r.rlim_cur == RLIM_INFINITY;
+}

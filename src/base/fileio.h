@@ -1,0 +1,20 @@
+/* fileio.h: the library's own file I/O, through the real functions (its
+ * reads and writes pass no check and leave the thread's caches alone):
+ * whole reads and writes, and whether a write may grow a file at all.
+ * Errno as the calls leave it. */
+#ifndef RWC_FILEIO_H
+#define RWC_FILEIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Reads N bytes at OFF of FD into BUF: 0 when all came, -1 at an error
+ * or the file's end first. */
+int rwc_pread_all(int fd, void *buf, size_t n, uint64_t off);
+/* Writes N bytes of BUF to FD (again after EINTR): 0 when all went. */
+int rwc_write_all(int fd, const void *buf, size_t n);
+/* The process may write a file of any size (no RLIMIT_FSIZE: past one,
+ * a write ends it with SIGXFSZ). */
+int rwc_no_size_limit(void);
+
+#endif
