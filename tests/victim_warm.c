@@ -162,20 +162,27 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-static __attribute__((noinline)) ssize_t c_thread(int bad)
+/* FN in a thread of its own between two barriers, main freeing
+ * `shared` between them when BAD; the reader's result. */
+static ssize_t with_reader(void *(*fn)(void *), int bad)
 {
 	pthread_t t;
 
-	shared = malloc(100);
 	thread_bad = bad;
 	pthread_barrier_init(&bar, NULL, 2);
-	pthread_create(&t, NULL, reader, NULL);
+	pthread_create(&t, NULL, fn, NULL);
 	pthread_barrier_wait(&bar);
 	if (bad)
 		free(shared);
 	pthread_barrier_wait(&bar);
 	pthread_join(t, NULL);
 	return thread_r;
+}
+
+static __attribute__((noinline)) ssize_t c_thread(int bad)
+{
+	shared = malloc(100);
+	return with_reader(reader, bad);
 }
 
 static __attribute__((noinline)) ssize_t c_stack(int bad)
@@ -204,32 +211,20 @@ static void fresh_start(void)
 		exit(3);
 }
 
-static __attribute__((noinline)) ssize_t c_fresh(int bad)
+/* The first call on a 100-byte block just given by malloc, calloc or
+ * aligned_alloc (HOW: 'm', 'c', 'a'), reading one byte past it when BAD. */
+static ssize_t fresh100(char how, int bad)
 {
 	char *p;
 
 	fresh_start();
-	p = malloc(100);
+	p = how == 'm' ? malloc(100) : how == 'c' ? calloc(25, 4) : aligned_alloc(64, 100);
 	return rd(p, bad ? 101 : 100);
 }
 
-static __attribute__((noinline)) ssize_t c_freshcalloc(int bad)
-{
-	char *p;
-
-	fresh_start();
-	p = calloc(25, 4);
-	return rd(p, bad ? 101 : 100);
-}
-
-static __attribute__((noinline)) ssize_t c_freshaligned(int bad)
-{
-	char *p;
-
-	fresh_start();
-	p = aligned_alloc(64, 100);
-	return rd(p, bad ? 101 : 100);
-}
+static __attribute__((noinline)) ssize_t c_fresh(int bad) { return fresh100('m', bad); }
+static __attribute__((noinline)) ssize_t c_freshcalloc(int bad) { return fresh100('c', bad); }
+static __attribute__((noinline)) ssize_t c_freshaligned(int bad) { return fresh100('a', bad); }
 
 static __attribute__((noinline)) ssize_t c_freshfree(int bad)
 {
@@ -313,18 +308,8 @@ static void *fresh_reader(void *arg)
 
 static __attribute__((noinline)) ssize_t c_freshthread(int bad)
 {
-	pthread_t t;
-
 	fresh_start();
-	thread_bad = bad;
-	pthread_barrier_init(&bar, NULL, 2);
-	pthread_create(&t, NULL, fresh_reader, NULL);
-	pthread_barrier_wait(&bar);
-	if (bad)
-		free(shared);
-	pthread_barrier_wait(&bar);
-	pthread_join(t, NULL);
-	return thread_r;
+	return with_reader(fresh_reader, bad);
 }
 
 /* A readv of 16 separate blocks, every segment a whole block (the
