@@ -41,6 +41,7 @@ ENTRY void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	if (flags & MAP_FIXED) { /* over a reserved freed block (bigfree.h): the program's now */
 		rwc_big_forget((uintptr_t)addr, len);
 		rwc_watch_prot(prot);
+		rwc_watch_cut(addr, len);
 	}
 	r = REAL(mmap)(addr, len, prot, flags, fd, off);
 	rwc_watch_mmap(r, len, prot, flags);
@@ -54,6 +55,7 @@ ENTRY void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t 
 	if (flags & MAP_FIXED) { /* over a reserved freed block (bigfree.h): the program's now */
 		rwc_big_forget((uintptr_t)addr, len);
 		rwc_watch_prot(prot);
+		rwc_watch_cut(addr, len);
 	}
 	r = REAL(mmap64)(addr, len, prot, flags, fd, off);
 	rwc_watch_mmap(r, len, prot, flags);
@@ -70,6 +72,7 @@ ENTRY int munmap(void *addr, size_t len)
 
 	BEFORE_HOLE();
 	rwc_big_forget((uintptr_t)addr, len);
+	rwc_watch_cut(addr, len);
 	r = REAL(munmap)(addr, len);
 	rwc_watch_munmap(addr, len, r != 0);
 	return r;
@@ -80,6 +83,7 @@ ENTRY int mprotect(void *addr, size_t len, int prot)
 	int r;
 
 	rwc_watch_prot(prot);
+	rwc_watch_cut(addr, len);
 	r = REAL(mprotect)(addr, len, prot);
 	rwc_watch_mprotect(addr, len, prot, r != 0);
 	return r;
@@ -90,6 +94,7 @@ ENTRY int pkey_mprotect(void *addr, size_t len, int prot, int pkey)
 	int r;
 
 	rwc_watch_prot(pkey ? 0 : prot); /* (a key may take access away) */
+	rwc_watch_cut(addr, len);
 	r = REAL(pkey_mprotect)(addr, len, prot, pkey);
 	rwc_watch_mprotect(addr, len, prot, r != 0);
 	return r;
@@ -107,9 +112,11 @@ ENTRY void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 	}
 	BEFORE_HOLE();
 	rwc_big_forget((uintptr_t)old, old_len);
+	rwc_watch_cut(old, old_len);
 	if (flags & MREMAP_FIXED) {
 		rwc_big_forget((uintptr_t)new_addr, new_len);
 		rwc_watch_prot(0); /* (whatever it moves there) */
+		rwc_watch_cut(new_addr, new_len);
 	}
 	r = REAL(mremap)(old, old_len, new_len, flags, new_addr);
 	rwc_map_changed();
@@ -121,6 +128,7 @@ ENTRY int brk(void *addr)
 	int r;
 
 	BEFORE_HOLE();
+	RWC_CUT_ALL();
 	r = REAL(brk)(addr);
 	rwc_map_changed();
 	return r;
@@ -130,8 +138,10 @@ ENTRY void *sbrk(intptr_t incr)
 {
 	void *r;
 
-	if (incr < 0)
+	if (incr < 0) {
 		BEFORE_HOLE();
+		RWC_CUT_ALL();
+	}
 	r = REAL(sbrk)(incr);
 	if (incr)
 		rwc_map_changed();
@@ -142,8 +152,10 @@ ENTRY void *shmat(int id, const void *addr, int flags)
 {
 	void *r;
 
-	if (addr)
+	if (addr) {
 		rwc_watch_prot((flags & SHM_RDONLY) ? PROT_READ : PROT_READ | PROT_WRITE);
+		RWC_CUT_ALL(); /* (its size not known here) */
+	}
 	r = REAL(shmat)(id, addr, flags);
 	rwc_map_changed();
 	return r;
@@ -154,6 +166,7 @@ ENTRY int shmdt(const void *addr)
 	int r;
 
 	BEFORE_HOLE();
+	rwc_watch_cut(addr, SIZE_MAX);
 	r = REAL(shmdt)(addr);
 	rwc_map_changed();
 	return r;

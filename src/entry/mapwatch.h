@@ -20,6 +20,15 @@ static inline void rwc_watch_prot(int prot)
 		rwc_note_prot_cut(prot);
 }
 
+/* The program's own call (not the library's) changes [ADDR, ADDR+LEN)
+ * (mapnews.h rwc_note_cut; LEN SIZE_MAX: from ADDR up); before the call. */
+static inline void rwc_watch_cut(const void *addr, size_t len)
+{
+	if (!rwc_depth)
+		rwc_note_cut((uintptr_t)addr, len);
+}
+#define RWC_CUT_ALL() rwc_watch_cut(NULL, SIZE_MAX)
+
 /* What freeing the malloc block P unmaps: 1 and the exact range for a
  * block glibc malloc served with mmap (from its chunk header); 0 for other
  * blocks; -1 when unknown (another allocator).  Call before the free. */

@@ -108,28 +108,37 @@ static void before_change(long nr, const long *a)
 		if (a[3] & MAP_FIXED) {
 			rwc_big_forget((uintptr_t)a[0], (size_t)a[1]);
 			rwc_watch_prot((int)a[2]);
+			rwc_watch_cut((void *)a[0], (size_t)a[1]);
 		}
 		break;
 #endif
 	case SYS_mprotect:
 		rwc_watch_prot((int)a[2]);
+		rwc_watch_cut((void *)a[0], (size_t)a[1]);
 		break;
 	case SYS_mremap:
 		if (a[3] & MREMAP_FIXED) {
 			rwc_big_forget((uintptr_t)a[4], (size_t)a[2]);
 			rwc_watch_prot(0);
+			rwc_watch_cut((void *)a[4], (size_t)a[2]);
 		}
 		/* fall through */
 	case SYS_munmap:
 		rwc_big_forget((uintptr_t)a[0], (size_t)a[1]);
+		rwc_watch_cut((void *)a[0], (size_t)a[1]);
 		break;
 	case SYS_brk:
+		if (a[0]) /* (0 asks where the break is) */
+			RWC_CUT_ALL();
+		break;
 #ifdef SYS_shmdt
 	case SYS_shmdt:
-#endif
+		rwc_watch_cut((void *)a[0], SIZE_MAX);
 		break;
+#endif
 	default: /* the rest of changes_map's (mmap2, pkey_mprotect, shmat, ...): whatever they do */
 		rwc_watch_prot(0);
+		RWC_CUT_ALL();
 	}
 }
 

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "base/common.h"
@@ -21,10 +22,12 @@
 #include "mapview/mapview.h"
 
 #define CHUNK 16 /* headers read at a time */
+#define WIN 4096 /* a file's tail read at once */
 static struct {
 	ElfW(Phdr) ph[CHUNK];
 	ElfW(Shdr) sh[CHUNK];
 	char tab[512];
+	char win[WIN] __attribute__((aligned(8)));
 } scratch; /* under busy */
 
 /* By the loader's load bias and name (the pointer: its link map's l_addr
@@ -82,16 +85,21 @@ int rwc_dw_module_of(uintptr_t a, struct rwc_dw_module *m)
 
 /* Whether the file's program headers are PH[0..PHNUM), those the module
  * was loaded with: the file at the module's name is the module itself
- * (not another one put there since, or reached from another directory). */
-static int same_file(int fd, const ElfW(Ehdr) *eh, const ElfW(Phdr) *ph, int phnum, ElfW(Phdr) *fp)
+ * (not another one put there since, or reached from another directory).
+ * HEAD: the file's first NHEAD bytes, read already. */
+static int same_file(int fd, const ElfW(Ehdr) *eh, const ElfW(Phdr) *ph, int phnum, ElfW(Phdr) *fp,
+		     const char *head, size_t nhead)
 {
 	if (phnum <= 0 || phnum > 4096 || eh->e_phentsize != sizeof fp[0] || eh->e_phnum != phnum)
 		return 0;
 	for (int i = 0; i < phnum; i += CHUNK) {
 		int k = phnum - i < CHUNK ? phnum - i : CHUNK;
 		size_t n = (size_t)k * sizeof fp[0];
+		uint64_t at = eh->e_phoff + (size_t)i * sizeof fp[0];
 
-		if (REAL(pread)(fd, fp, n, (off_t)(eh->e_phoff + (size_t)i * sizeof fp[0])) != (ssize_t)n)
+		if (at <= nhead && n <= nhead - at)
+			memcpy(fp, head + at, n);
+		else if (REAL(pread)(fd, fp, n, (off_t)at) != (ssize_t)n)
 			return 0;
 		for (int j = 0; j < k; j++)
 			if (fp[j].p_type != ph[i + j].p_type || fp[j].p_vaddr != ph[i + j].p_vaddr ||
@@ -107,7 +115,7 @@ int rwc_dw_same_file(int fd, const ElfW(Phdr) *ph, int phnum)
 	ElfW(Ehdr) eh;
 
 	return REAL(pread)(fd, &eh, sizeof eh, 0) == (ssize_t)sizeof eh && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
-	       same_file(fd, &eh, ph, phnum, fp);
+	       same_file(fd, &eh, ph, phnum, fp, NULL, 0);
 }
 
 /* S (N bytes of it readable) is ".debug_info", its terminator included. */
@@ -129,8 +137,8 @@ static int is_debug_info(int fd, const ElfW(Shdr) *sh, const ElfW(Shdr) *names, 
 
 	if (sh->sh_type != SHT_PROGBITS || sh->sh_name >= names->sh_size)
 		return 0;
-	if (sh->sh_name + sizeof name <= ntab)
-		return names_debug_info(tab + sh->sh_name, sizeof name);
+	if (sh->sh_name + sizeof name <= ntab || names->sh_size <= ntab) /* (the name ends in TAB) */
+		return names_debug_info(tab + sh->sh_name, ntab - sh->sh_name);
 	return REAL(pread)(fd, name, sizeof name, (off_t)(names->sh_offset + sh->sh_name)) > 0 &&
 	       names_debug_info(name, sizeof name);
 }
@@ -145,6 +153,37 @@ static int any_debug_info(int fd, const ElfW(Shdr) *sh, unsigned k, const ElfW(S
 	return 0;
 }
 
+/* The same from one read of the file's tail, where the section headers
+ * (and usually the names' section before them) fit in WIN bytes: 1, 0, or
+ * -1 they do not fit (sections_say reads them in blocks). */
+static int tail_says(int fd, const ElfW(Ehdr) *eh, unsigned n)
+{
+	size_t shbytes = (size_t)n * sizeof(ElfW(Shdr)), room, ntab;
+	uint64_t start;
+	const ElfW(Shdr) *sh, *names;
+	const char *tab;
+
+	if (shbytes > WIN - 512 || eh->e_shoff % 8 || eh->e_shoff > (uint64_t)INT64_MAX - WIN)
+		return -1;
+	room = (WIN - shbytes) & ~(size_t)7;
+	start = eh->e_shoff > room ? eh->e_shoff - room : 0;
+	if (REAL(pread)(fd, scratch.win, (size_t)(eh->e_shoff - start) + shbytes, (off_t)start) !=
+	    (ssize_t)((size_t)(eh->e_shoff - start) + shbytes))
+		return 0;
+	sh = (const ElfW(Shdr) *)(scratch.win + (eh->e_shoff - start));
+	names = &sh[eh->e_shstrndx];
+	if (names->sh_offset >= start && names->sh_offset < eh->e_shoff) { /* the names in what was read */
+		tab = scratch.win + (names->sh_offset - start);
+		ntab = (size_t)(eh->e_shoff - names->sh_offset);
+	} else {
+		ssize_t got = REAL(pread)(fd, scratch.tab, sizeof scratch.tab, (off_t)names->sh_offset);
+
+		tab = scratch.tab;
+		ntab = got > 0 ? (size_t)got : 0;
+	}
+	return any_debug_info(fd, sh, n, names, tab, (ssize_t)ntab);
+}
+
 /* Whether the ELF file at FD, whose ELF header is EH, has a .debug_info
  * section: its section headers read in blocks, the last block first (the
  * names' section is usually the last), then the names. */
@@ -154,9 +193,13 @@ static int sections_say(int fd, const ElfW(Ehdr) *eh)
 	char *tab = scratch.tab;
 	unsigned n = eh->e_shnum < 4096 ? eh->e_shnum : 4096, last = n > CHUNK + 1 ? n - CHUNK : 1, k = n - last;
 	ssize_t ntab;
+	int has;
 
-	if (eh->e_shentsize != sizeof names || eh->e_shstrndx == SHN_UNDEF || eh->e_shstrndx >= n || n < 2 ||
-	    REAL(pread)(fd, sh, k * sizeof names, (off_t)(eh->e_shoff + last * sizeof names)) != (ssize_t)(k * sizeof names))
+	if (eh->e_shentsize != sizeof names || eh->e_shstrndx == SHN_UNDEF || eh->e_shstrndx >= n || n < 2)
+		return 0;
+	if ((has = tail_says(fd, eh, n)) >= 0)
+		return has;
+	if (REAL(pread)(fd, sh, k * sizeof names, (off_t)(eh->e_shoff + last * sizeof names)) != (ssize_t)(k * sizeof names))
 		return 0;
 	if (eh->e_shstrndx >= last)
 		names = sh[eh->e_shstrndx - last];
@@ -181,20 +224,39 @@ static int sections_say(int fd, const ElfW(Ehdr) *eh)
 /* Whether the ELF file at FD is the module (loaded with the program
  * headers PH[0..PHNUM), whose ELF header in memory is MEM, NULL where it
  * is not mapped; PH NULL: the file is the module, whose header MEM is)
- * and has a .debug_info section. */
+ * and has a .debug_info section: 1, 0, -1 not the module's file. */
 static int has_debug_info(int fd, const ElfW(Ehdr) *mem, const ElfW(Phdr) *ph, int phnum)
 {
 	ElfW(Ehdr) eh;
+	ssize_t got = 0;
 
 	if (!ph && mem)
 		eh = *mem;
-	else if (REAL(pread)(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh)
-		return 0;
+	else if ((got = REAL(pread)(fd, scratch.win, 1024, 0)) < (ssize_t)sizeof eh) /* (the program headers too) */
+		return -1;
+	else
+		memcpy(&eh, scratch.win, sizeof eh);
 	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
 	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
-	    (ph && !same_file(fd, &eh, ph, phnum, scratch.ph)))
-		return 0;
+	    (ph && !same_file(fd, &eh, ph, phnum, scratch.ph, scratch.win, got > 0 ? (size_t)got : 0)))
+		return -1;
 	return sections_say(fd, &eh);
+}
+
+/* The same for the executable by the absolute name it was run by
+ * (AT_EXECFN: no /proc lookup), when that file is still the one it runs
+ * (its program headers those in memory); -1: that name does not say (a
+ * relative one, a script's, another file there now). */
+static int exe_by_name(const ElfW(Ehdr) *mem, const struct rwc_dw_module *m)
+{
+	const char *fn = (const char *)getauxval(AT_EXECFN);
+	int fd, has;
+
+	if (!fn || fn[0] != '/' || !m->phdr || (fd = open(fn, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	has = has_debug_info(fd, mem, m->phdr, m->phnum);
+	close(fd);
+	return has;
 }
 
 /* The module's ELF header where it is mapped (the start of its segment
@@ -278,10 +340,10 @@ static int probe(const struct rwc_dw_module *m)
 		has = 0; /* said by the header in memory: no file opened */
 	} else if (m->name && m->name[0]) {
 		fd = open(m->name, O_RDONLY | O_CLOEXEC);
-		has = fd >= 0 && has_debug_info(fd, mem, m->phdr, m->phnum);
-	} else { /* the executable: the kernel's link is the file it runs */
+		has = fd >= 0 && has_debug_info(fd, mem, m->phdr, m->phnum) > 0;
+	} else if ((has = exe_by_name(mem, m)) < 0) { /* the kernel's link is the file it runs */
 		fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-		has = fd >= 0 && has_debug_info(fd, mem, NULL, 0);
+		has = fd >= 0 && has_debug_info(fd, mem, NULL, 0) > 0;
 	}
 	if (fd >= 0)
 		close(fd);

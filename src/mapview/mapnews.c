@@ -73,3 +73,31 @@ void rwc_note_prot_cut(int prot)
 	    !__atomic_load_n(&rwc_prot_cut, __ATOMIC_RELAXED))
 		__atomic_store_n(&rwc_prot_cut, 1, __ATOMIC_RELAXED);
 }
+
+/* The cut span (mapnews.h): ~its lowest byte and its end, each only ever
+ * raised (0, 0: none). */
+static uintptr_t cut_nlo RWC_START_DATA, cut_hi RWC_START_DATA;
+
+static void raise_to(uintptr_t *p, uintptr_t v)
+{
+	uintptr_t c = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (c < v && !__atomic_compare_exchange_n(p, &c, v, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		;
+}
+
+#define CUT_UNIT ((uintptr_t)0xffff)
+
+void rwc_note_cut(uintptr_t lo, size_t len)
+{
+	uintptr_t hi = len > UINTPTR_MAX - lo - CUT_UNIT ? UINTPTR_MAX : (lo + len + CUT_UNIT) & ~CUT_UNIT;
+
+	raise_to(&cut_nlo, ~(lo & ~CUT_UNIT));
+	raise_to(&cut_hi, hi);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* (before the call it tells of) */
+}
+
+int rwc_cut_touches(uintptr_t lo, uintptr_t hi)
+{
+	return lo < __atomic_load_n(&cut_hi, __ATOMIC_ACQUIRE) && hi > ~__atomic_load_n(&cut_nlo, __ATOMIC_ACQUIRE);
+}

@@ -5,6 +5,7 @@
 #define RWC_MAPNEWS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 void rwc_watch_mmap(void *result, size_t len, int prot, int flags);
 void rwc_watch_munmap(void *addr, size_t len, int failed);
@@ -24,5 +25,15 @@ void rwc_watch_brk(void);
  * map (allocrec.c).  Set by rwc_note_prot_cut(PROT), before the call. */
 extern int rwc_prot_cut;
 void rwc_note_prot_cut(int prot);
+
+/* The span of every range the program itself changed (munmap, mprotect,
+ * mremap, mmap MAP_FIXED, shmat, shmdt, brk, their syscall() numbers:
+ * the entry points, outside the library, before the call), in 64 KiB
+ * units; (0, UINTPTR_MAX) for a change whose range is not known.  What
+ * the loader mapped and glibc's malloc handed out is as it was outside
+ * it (vouch.h). */
+void rwc_note_cut(uintptr_t lo, size_t len);
+/* Whether [lo, hi) meets that span. */
+int rwc_cut_touches(uintptr_t lo, uintptr_t hi);
 
 #endif

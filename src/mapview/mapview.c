@@ -25,6 +25,7 @@
 #include "base/real.h"
 #include "mapview/mapsfile.h"
 #include "mapview/snapshot.h"
+#include "mapview/vouch.h"
 
 /* ---- ioctl(PROCMAP_QUERY), Linux 6.11+; defined here when the installed
  * headers predate it. */
@@ -266,11 +267,12 @@ enum rwc_problem rwc_map_verdict_from(uintptr_t lo, size_t len, unsigned need, i
 		return RWC_OK;
 	}
 	rc = rwc_snap_lookup(lo, len, need); /* (-1: no snapshot, or a stale one) */
-	if (rc > 0 || (rc < 0 && light_verdict(lo, len, need, v) == RWC_OK)) {
-		if (rc > 0)
-			rwc_verdict_init(v, lo, 0, need);
+	if (rc > 0 || (rc < 0 && rwc_vouch(lo, len, need))) {
+		rwc_verdict_init(v, lo, 0, need);
 		return RWC_OK;
 	}
+	if (rc < 0 && light_verdict(lo, len, need, v) == RWC_OK)
+		return RWC_OK;
 	rc = rwc_snap_verdict(v, lo, len, need);
 	if (rc == RWC_OK)
 		return RWC_OK;

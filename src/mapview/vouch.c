@@ -1,0 +1,158 @@
+/* vouch.c: memory the map view calls good without asking the kernel (see
+ * vouch.h).  A process's first checks otherwise each open
+ * /proc/self/maps and ask it (mapview.c's light path, ~5 us): the
+ * library's own reads of a module's unwind tables and ELF header, a
+ * buffer in a module's data, one on the main thread's stack.
+ *
+ *  - A loaded module: its PT_LOAD segments, as the loader mapped them
+ *    (found by _dl_find_object without a lock, then dl_iterate_phdr for
+ *    the program headers), each whole pages with the segment's
+ *    permissions; no write into PT_GNU_RELRO (read-only once relocated).
+ *  - The main thread's stack from this frame up to where the process
+ *    started (__libc_stack_end), when this frame is on it: one mapping
+ *    the kernel grows down and never shrinks.
+ *
+ * Either holds only where the program did not change the map itself
+ * (mapnews.h rwc_note_cut: munmap, mprotect, mremap, MAP_FIXED, ...);
+ * a change by a raw system call of the program's own is not seen. */
+#include "config.h"
+
+#include "mapview/vouch.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <unistd.h>
+
+#include "base/common.h"
+#include "mapview/mapnews.h"
+#include "mapview/tcache.h"
+
+static uintptr_t down(uintptr_t a, uintptr_t pg)
+{
+	return a & ~(pg - 1);
+}
+
+static uintptr_t up(uintptr_t a, uintptr_t pg)
+{
+	return a > UINTPTR_MAX - (pg - 1) ? down(UINTPTR_MAX, pg) : (a + pg - 1) & ~(pg - 1);
+}
+
+/* Clips the run [*rl, *rh) around [lo, hi) to miss [x, y). */
+static void clip(uintptr_t x, uintptr_t y, uintptr_t lo, uintptr_t hi, uintptr_t *rl, uintptr_t *rh)
+{
+	if (y <= lo && y > *rl)
+		*rl = y;
+	if (x >= hi && x < *rh)
+		*rh = x;
+}
+
+unsigned rwc_vouch_segments(const void *phv, int phnum, uintptr_t bias, uintptr_t pg, uintptr_t lo, uintptr_t hi,
+			    uintptr_t *run_lo, uintptr_t *run_hi)
+{
+	const ElfW(Phdr) *ph = phv, *s = NULL;
+	unsigned ok;
+
+	for (int i = 0; i < phnum && !s; i++)
+		if (ph[i].p_type == PT_LOAD && down(bias + ph[i].p_vaddr, pg) <= lo &&
+		    hi <= up(bias + ph[i].p_vaddr + ph[i].p_memsz, pg) && ph[i].p_memsz)
+			s = &ph[i];
+	if (!s)
+		return 0;
+	*run_lo = down(bias + s->p_vaddr, pg);
+	*run_hi = up(bias + s->p_vaddr + s->p_memsz, pg);
+	ok = ((s->p_flags & PF_R) ? RWC_NEED_READ : 0) | ((s->p_flags & PF_W) ? RWC_NEED_WRITE : 0);
+	for (int i = 0; i < phnum; i++) {
+		uintptr_t x = down(bias + ph[i].p_vaddr, pg), y = up(bias + ph[i].p_vaddr + ph[i].p_memsz, pg);
+
+		if ((ph[i].p_type != PT_LOAD && ph[i].p_type != PT_GNU_RELRO) || &ph[i] == s || !ph[i].p_memsz)
+			continue;
+		if (x < hi && y > lo) { /* another segment's page, or the RELRO */
+			if (ph[i].p_type == PT_LOAD)
+				return 0;
+			ok &= ~(unsigned)RWC_NEED_WRITE;
+		} else {
+			clip(x, y, lo, hi, run_lo, run_hi);
+		}
+	}
+	return ok;
+}
+
+struct seek {
+	uintptr_t lo, hi, pg, run_lo, run_hi;
+	unsigned ok;
+};
+
+static int in_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct seek *k = arg;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && down(info->dlpi_addr + ph->p_vaddr, k->pg) <= k->lo &&
+		    k->lo < up(info->dlpi_addr + ph->p_vaddr + ph->p_memsz, k->pg)) {
+			k->ok = rwc_vouch_segments(info->dlpi_phdr, info->dlpi_phnum, info->dlpi_addr, k->pg, k->lo,
+						   k->hi, &k->run_lo, &k->run_hi);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static uintptr_t page_size(void)
+{
+	static uintptr_t pg;
+	uintptr_t v = __atomic_load_n(&pg, __ATOMIC_RELAXED);
+
+	if (RWC_UNLIKELY(!v))
+		__atomic_store_n(&pg, v = (uintptr_t)getpagesize(), __ATOMIC_RELAXED);
+	return v;
+}
+
+/* What the loader mapped there: the needs served, 0 not a module's. */
+static unsigned module_says(struct seek *k)
+{
+#ifdef DLFO_STRUCT_HAS_EH_DBASE /* glibc 2.35+: no lock for memory no module holds */
+	struct dl_find_object d;
+
+	if (_dl_find_object((void *)k->lo, &d) != 0 || k->hi > (uintptr_t)d.dlfo_map_end)
+		return 0;
+#endif
+	k->ok = 0;
+	dl_iterate_phdr(in_module, k);
+	return k->ok;
+}
+
+extern void *__libc_stack_end;
+
+/* The main thread's stack from this frame to its start, when this frame
+ * is on it (the stack check's rule, stackobj.c main_stack_top). */
+static unsigned stack_says(struct seek *k)
+{
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	uintptr_t top = (uintptr_t)__atomic_load_n(&__libc_stack_end, __ATOMIC_RELAXED);
+
+	if (!(sp < top && top - sp < ((uintptr_t)64 << 20) && k->lo >= sp && k->hi <= top))
+		return 0;
+	k->run_lo = down(sp, k->pg);
+	k->run_hi = top;
+	return RWC_NEED_READ | RWC_NEED_WRITE;
+}
+
+int rwc_vouch(uintptr_t lo, size_t len, unsigned need)
+{
+	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+	struct seek k = {lo, lo + len, page_size(), 0, 0, 0};
+	unsigned ok;
+
+	if (len == 0 || len > UINTPTR_MAX - lo || rwc_cut_touches(lo, lo + len))
+		return 0;
+	ok = stack_says(&k);
+	if (!ok)
+		ok = module_says(&k);
+	if (!ok || (ok & need) != need || rwc_cut_touches(k.run_lo, k.run_hi))
+		return 0;
+	rwc_tcache_fill(g, k.run_lo, k.run_hi, ok);
+	return 1;
+}
