@@ -60,9 +60,54 @@ static void print_other(struct follow *fl, const char *line, json_t *obj)
 	}
 }
 
+/* Back to integers: every number of V (read as reals) that is a whole
+ * one jansson's integers hold. */
+static void whole_numbers(json_t *v)
+{
+	const char *k;
+	json_t *x;
+	size_t i;
+
+	if (json_is_object(v)) {
+		json_object_foreach(v, k, x) {
+			double d = json_real_value(x);
+
+			if (json_is_real(x) && d == (double)(json_int_t)d && d > -9.2e18 && d < 9.2e18)
+				json_object_set_new(v, k, json_integer((json_int_t)d));
+			else
+				whole_numbers(x);
+		}
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, x) {
+			double d = json_real_value(x);
+
+			if (json_is_real(x) && d == (double)(json_int_t)d && d > -9.2e18 && d < 9.2e18)
+				json_array_set_new(v, i, json_integer((json_int_t)d));
+			else
+				whole_numbers(x);
+		}
+	}
+}
+
+/* A line of the log as JSON, or NULL.  A count or an iovcnt past what
+ * jansson's integers hold (a read of (size_t)-1 bytes, an iovcnt of -1
+ * passed as a long: the library writes the unsigned value) is read as a
+ * real rather than losing the record. */
+static json_t *parse(const char *s)
+{
+	json_t *rec;
+
+	if (s[0] != '{')
+		return NULL;
+	if ((rec = json_loads(s, JSON_DECODE_ANY, NULL)) || !(rec = json_loads(s, JSON_DECODE_INT_AS_REAL, NULL)))
+		return rec;
+	whole_numbers(rec);
+	return rec;
+}
+
 static void line(struct follow *fl, const char *s)
 {
-	json_t *rec = s[0] == '{' ? json_loads(s, JSON_DECODE_ANY, NULL) : NULL;
+	json_t *rec = parse(s);
 
 	if (rec && json_is_object(rec) && json_object_get(rec, "unchecked_exec")) {
 		if (fl->pt) /* (counted, not printed) */

@@ -112,4 +112,23 @@ for i in range(10):
               "4 threads racing for the first need and the first check, run %d: each thread's bad "
               "call seen (%d reports, %d seen)" % (i + 1, len(r.reports), seen), r.describe()):
         break
+# What the loader mapped and malloc handed out is taken on its word by a
+# process's first checks (no query of the kernel) -- but not where the
+# program changed the map itself: a page of a global, of a heap block
+# (its own mapping too, by syscall()), of the stack made read-only or
+# unmapped, then read into as the first checked call, is reported; so is
+# a read into RELRO data or code; each good twin is not.
+VOUCH = [("bss_munmap", "buf-unmapped", "a page of a .bss array unmapped"),
+         ("bss_mprotect", "buf-not-writable", "a page of a .bss array made read-only by syscall()"),
+         ("relro", "buf-not-writable", "RELRO data (read-only once relocated)"),
+         ("text", "buf-not-writable", "the program's code"),
+         ("heap_mprotect", "buf-not-writable", "a page of an aligned_alloc block made read-only"),
+         ("heap_munmap", "buf-unmapped", "a page of an mmapped malloc block unmapped by syscall()"),
+         ("stack", "buf-not-writable", "a page of the main stack made read-only")]
+for case, problem, what in VOUCH:
+    entry = "first_vouch_" + case
+    r = victim(entry, "bad")
+    check_report(r, "%s (%s)" % (entry, what), "read", problem, 0, 9)
+    check_clean(entry)
+
 done()

@@ -51,6 +51,16 @@ ok("result -1 14" in r.stdout, "efault: read fails with EFAULT", r.describe())
 ok("offset 0" in r.stdout, "efault: the file offset did not move", r.describe())
 r = victim("pread_negative", "bad", env={"RWCHECK_ACTION": "efault"})
 ok("result -1 22" in r.stdout, "efault: bad offset fails with EINVAL", r.describe())
+# A buffer past its object, or freed, is a bad buffer too: EFAULT.
+import os
+from rwctest import Run, BUILD
+for prog, case, problem in [("victim_bounds", "heap_malloc", "heap-overflow"),
+                            ("victim_bounds", "heap_freed", "use-after-free"),
+                            ("victim_bounds", "stack_local", "stack-overflow"),
+                            ("victim_global", "bss", "global-overflow")]:
+    r = Run([os.path.join(BUILD, "tests", prog), case, "bad"], env={"RWCHECK_ACTION": "efault"})
+    ok(len(r.reports) == 1 and r.reports[0].get("problem") == problem and "result -1 14" in r.stdout,
+       "efault: %s %s (%s) fails with EFAULT" % (prog, case, problem), r.describe())
 r = victim("read_efault_offset", "good", env={"RWCHECK_ACTION": "efault"})
 ok("result 10 0" in r.stdout and "offset 10" in r.stdout and not r.reports,
    "efault: a good call is untouched", r.describe())

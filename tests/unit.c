@@ -25,6 +25,7 @@
 #include "bounds/sites.h"
 #include "frames/sitefmt.h"
 #include "bounds/objfmt.h"
+#include "mapview/segrule.h"
 #include "tap.h"
 
 static const struct rwc_region R[] = {
@@ -835,8 +836,51 @@ static void test_gobjs(void)
 	ok(k == 1 && in[0].hi == 132 && !strcmp(in[0].name, "b"), "gobjs: at one address, the larger symbol's name");
 }
 
+/* What a module's segments serve (mapview/segrule.c): the one PT_LOAD
+ * whose pages hold the range, with its permissions; no write into the
+ * RELRO's pages; nothing where the range runs past a segment's last page
+ * or meets another segment's page; the run around it clipped to the
+ * pages that serve the same. */
+static void test_seg_rule(void)
+{
+	static const ElfW(Phdr) ph[] = {
+		{.p_type = PT_PHDR, .p_vaddr = 0x40, .p_memsz = 0x200, .p_flags = PF_R},
+		{.p_type = PT_LOAD, .p_vaddr = 0, .p_memsz = 0x800, .p_flags = PF_R},
+		{.p_type = PT_LOAD, .p_vaddr = 0x1000, .p_memsz = 0x1800, .p_flags = PF_R | PF_X},
+		{.p_type = PT_LOAD, .p_vaddr = 0x3000, .p_memsz = 0x500, .p_flags = PF_R},
+		{.p_type = PT_LOAD, .p_vaddr = 0x4df0, .p_memsz = 0x2300, .p_flags = PF_R | PF_W},
+		{.p_type = PT_GNU_RELRO, .p_vaddr = 0x4df0, .p_memsz = 0x210, .p_flags = PF_R},
+	};
+	static const ElfW(Phdr) shared[] = { /* two segments on one page */
+		{.p_type = PT_LOAD, .p_vaddr = 0x9000, .p_memsz = 0x100, .p_flags = PF_R},
+		{.p_type = PT_LOAD, .p_vaddr = 0x9100, .p_memsz = 0x100, .p_flags = PF_R | PF_W},
+	};
+	const uintptr_t b = 0x10000, pg = 0x1000;
+	const unsigned rw = RWC_NEED_READ | RWC_NEED_WRITE;
+	uintptr_t lo = 0, hi = 0;
+	int n = (int)(sizeof ph / sizeof ph[0]);
+
+	ok(rwc_seg_rule(ph, n, b, pg, b + 0x1100, b + 0x1108, &lo, &hi) == RWC_NEED_READ && lo == b + 0x1000 &&
+	   hi == b + 0x3000, "segrule: code is read-only, its run its segment's pages");
+	ok(rwc_seg_rule(ph, n, b, pg, b + 0x10, b + 0x20, &lo, &hi) == RWC_NEED_READ, "segrule: the headers' segment");
+	ok(rwc_seg_rule(ph, n, b, pg, b + 0x5100, b + 0x5110, &lo, &hi) == rw && lo == b + 0x5000 && hi == b + 0x8000,
+	   "segrule: data past the RELRO is read and write, its run from the RELRO's end to the bss's last page");
+	ok(rwc_seg_rule(ph, n, b, pg, b + 0x4e00, b + 0x4e08, &lo, &hi) == RWC_NEED_READ,
+	   "segrule: RELRO data is read-only");
+	ok(rwc_seg_rule(ph, n, b, pg, b + 0x4ff8, b + 0x5008, &lo, &hi) == RWC_NEED_READ,
+	   "segrule: a range that starts in the RELRO's page: read-only");
+	ok(rwc_seg_rule(ph, n, b, pg, b + 0x7ff0, b + 0x8000, &lo, &hi) == rw, "segrule: the bss's last page");
+	ok(rwc_seg_rule(ph, n, b, pg, b + 0x7ff8, b + 0x8008, &lo, &hi) == 0, "segrule: past the bss's last page: nothing");
+	ok(rwc_seg_rule(ph, n, b, pg, b + 0x2ff0, b + 0x3010, &lo, &hi) == 0, "segrule: across two segments: nothing");
+	ok(rwc_seg_rule(ph, n, b, pg, b + 0x9000, b + 0x9010, &lo, &hi) == 0, "segrule: outside the module: nothing");
+	ok(rwc_seg_rule(shared, 2, b, pg, b + 0x9180, b + 0x9190, &lo, &hi) == 0,
+	   "segrule: a page two segments share: nothing");
+	ok(rwc_seg_up(UINTPTR_MAX - 5, pg) == rwc_seg_down(UINTPTR_MAX, pg), "segrule: rounding up saturates");
+}
+
 int main(void)
 {
+	test_seg_rule();
 	test_gobjs();
 	test_sites();
 	test_sitefmt();

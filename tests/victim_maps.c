@@ -316,6 +316,80 @@ static void c_first_trim(void)
 		release(a[i]);
 	SITE(); ret = read(fd, bad ? a[7] + 40000 : a[0], 10);
 }
+/* A process's first checks take what the loader mapped and what malloc
+ * handed out on their word (mapview/vouch.c, bounds.c rwc_bounds_vouch)
+ * -- unless the program changed the map there itself.  Each bad case
+ * changes a page (munmap, mprotect, by syscall() too) and reads into it
+ * as its first checked call; the good twin reads there unchanged, or
+ * writes from memory only readable. */
+static char vouch_bss[3 * 4096] __attribute__((aligned(4096)));
+static const char *const vouch_relro[4] = {"relro", "after", "relocation", "."};
+static char *vouch_page(char *p) { return (char *)(((uintptr_t)p + 4095) & ~(uintptr_t)4095); }
+static void c_first_vouch_bss_munmap(void)
+{
+	int fd = first_fd();
+	if (bad)
+		munmap(vouch_bss + 4096, 4096);
+	SITE(); ret = read(fd, vouch_bss + 4096 + 100, 10);
+}
+static void c_first_vouch_bss_mprotect(void)
+{
+	int fd = first_fd();
+	if (bad)
+		syscall(SYS_mprotect, vouch_bss + 4096, 4096, PROT_READ);
+	SITE(); ret = read(fd, vouch_bss + 4096 + 100, 10);
+}
+static void c_first_vouch_relro(void)
+{
+	int fd = first_fd(), out = open("/dev/null", O_WRONLY);
+	if (bad) {
+		SITE(); ret = read(fd, (void *)vouch_relro, 10);
+	} else {
+		SITE(); ret = write(out, vouch_relro, 10);
+	}
+}
+static void c_first_vouch_text(void)
+{
+	int fd = first_fd(), out = open("/dev/null", O_WRONLY);
+	void *code = (void *)(uintptr_t)c_first_vouch_text;
+	if (bad) {
+		SITE(); ret = read(fd, code, 10);
+	} else {
+		SITE(); ret = write(out, code, 10);
+	}
+}
+static void c_first_vouch_heap_mprotect(void)
+{
+	int fd = first_fd();
+	char *p = aligned_alloc(4096, 3 * 4096);
+	if (!p)
+		die("aligned_alloc");
+	if (bad)
+		mprotect(p + 4096, 4096, PROT_READ);
+	SITE(); ret = read(fd, p + 4096 + 100, 10);
+}
+static void c_first_vouch_heap_munmap(void)
+{
+	int fd = first_fd();
+	char *p = malloc(1 << 20), *q; /* (glibc maps it itself) */
+	if (!p)
+		die("malloc");
+	q = vouch_page(p + 65536);
+	if (bad)
+		syscall(SYS_munmap, q, 4096);
+	SITE(); ret = read(fd, q + 100, 10);
+}
+static NOINLINE void vouch_stack(void)
+{
+	char a[3 * 4096], *q = vouch_page(a);
+	int fd = first_fd();
+	if (bad)
+		mprotect(q, 4096, PROT_READ);
+	SITE(); ret = read(fd, q + 100, 10);
+	if (bad)
+		mprotect(q, 4096, PROT_READ | PROT_WRITE);
+}
+static void c_first_vouch_stack(void) { vouch_stack(); }
 static void c_first_vfork(void)
 {
 	int fd = first_fd();
@@ -438,7 +512,9 @@ const struct victim_case victim_map_cases[] = {
 	VCASE(stale_free), VCASE(stale_trim), VCASE(stale_dlclose), VCASE(new_raw_mmap), VCASE(new_asm_mmap),
 	VCASE(new_asm_mprotect), VCASE(new_malloc_large), VCASE(new_brk), VCASE(new_mremap),
 	VCASE(new_dlopen), VCASE(new_thread_stack), VCASE(oddpaths), VCASE(manymaps), VCASE(first_munmap), VCASE(first_trim),
-	VCASE(first_raw_munmap), VCASE(first_free), VCASE(first_vfork), VCASE(first_fork),
+	VCASE(first_raw_munmap), VCASE(first_free), VCASE(first_vouch_bss_munmap), VCASE(first_vouch_bss_mprotect),
+	VCASE(first_vouch_relro), VCASE(first_vouch_text), VCASE(first_vouch_heap_mprotect),
+	VCASE(first_vouch_heap_munmap), VCASE(first_vouch_stack), VCASE(first_vfork), VCASE(first_fork),
 	VCASE(first_rawfork), VCASE(first_threads), VCASE(later_rawfork), VCASE(fork_vfork),
 };
 const size_t victim_map_ncases = sizeof victim_map_cases / sizeof victim_map_cases[0];

@@ -92,5 +92,19 @@ t "$([ $st = 125 ] && [ "$(wc -l <"$err")" = 1 ] && jq -e '.error | startswith("
 "$W" --format=json -- "$tmp/no-such-program" >"$out" 2>"$err"; st=$?
 t "$([ $st = 127 ] && jq -se '.[0].error == "'"$tmp"'/no-such-program: No such file or directory" and (.[-1].summary | type) == "object"' "$err" >/dev/null 2>&1; echo $?)" \
 	"--format=json: a command that cannot start: an {\"error\": ...} line and the summary, exit 127 (got $st: $(cat "$err"))"
+# ---- counts past what a JSON reader's integers hold ----
+# (size_t)SSIZE_MAX + 1 bytes and an iovcnt of -1 (written unsigned):
+# counted and printed like any report, never dropped.
+V="$RWC_BUILDDIR/tests/victim"
+"$W" -- sh -c "'$V' read_count bad; '$V' readv_iovcnt bad" >"$out" 2>"$err"; st=$?
+t "$([ $st = 1 ] && grep -q 'count=9223372036854775808).*\[count-too-large\]$' "$err" &&
+	grep -q 'iovcnt=-1).*\[iovcnt-invalid\]$' "$err" &&
+	tail -n 1 "$err" | grep -qx 'rwcheck: 2 bad calls from 2 call sites in 2 processes'; echo $?)" \
+	"a count past 2^63-1 and an iovcnt of -1: both reported and counted, exit 1 (got $st: $(tail -n 3 "$err"))"
+"$W" --format=json -- sh -c "'$V' read_count bad; '$V' readv_iovcnt bad" >"$out" 2>"$err"; st=$?
+t "$([ $st = 1 ] && jq -se '[.[] | select(.problem)] | length == 2 and (map(.problem) | sort) == ["count-too-large", "iovcnt-invalid"]' "$err" >/dev/null 2>&1 &&
+	jq -se '.[-1].summary.bad_calls == 2' "$err" >/dev/null 2>&1; echo $?)" \
+	"--format=json: the same two reports as JSON objects, the summary counts 2 (got $st)"
+
 echo "1..$n"
 exit $failed

@@ -19,7 +19,9 @@
 #include "bounds/heapmap.h"
 #include "bounds/quarantine.h"
 #include "bounds/sites.h"
+#include "mapview/mapnews.h"
 #include "mapview/mapview.h"
+#include "mapview/vouch.h"
 #include "bounds/globals.h"
 #include "base/context.h"
 #include "base/real.h"
@@ -221,6 +223,37 @@ enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_
 	if ((on & RWC_CHECK_GLOBAL) && !in_block)
 		return rwc_glob_check(p, n, b, bad_lo, bad_hi);
 	return RWC_OK;
+}
+
+extern void *__curbrk; /* glibc's program break (read only) */
+
+int rwc_bounds_vouch(uintptr_t p, size_t n)
+{
+	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
+	uintptr_t live, lo, hi;
+	size_t w, u;
+
+	if (rwc_vouch_off || !(rwc_bounds_on() & RWC_CHECK_HEAP) || !n || n > UINTPTR_MAX - p || rwc_hm_nothing_below(p) ||
+	    (live = rwc_hm_prev(p, 0, 0)) < RWC_CHUNK_HDR || rwc_cut_touches(live - RWC_CHUNK_HDR, p + n))
+		return 0;
+	w = rwc_chunk_word(live);
+	u = rwc_chunk_usable(w);
+	if (!u || p - live >= u || n > u - (p - live))
+		return 0;
+	if (w & RWC_CHUNK_IS_MMAPPED) {
+		if (!rwc_chunk_mapping(live, &lo, &hi))
+			return 0;
+	} else if (!(w & RWC_CHUNK_NON_MAIN_ARENA) &&
+		   live < (hi = (uintptr_t)__atomic_load_n(&__curbrk, __ATOMIC_RELAXED))) {
+		lo = (live - RWC_CHUNK_HDR) & ~(uintptr_t)4095; /* the main heap, up to the break */
+	} else {
+		return 0; /* a thread arena's */
+	}
+	if (hi <= lo || rwc_cut_touches(lo, hi))
+		return 0;
+	rwc_map_light_heap();
+	rwc_tcache_fill(g, lo, hi, RWC_NEED_READ | RWC_NEED_WRITE);
+	return 1;
 }
 
 /* The module whose image holds P (dladdr's name for it), or NULL; lock-

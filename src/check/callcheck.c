@@ -29,6 +29,15 @@ static int fast_said(const void *p, size_t n, unsigned need)
 	return -1;
 }
 
+/* fast_said, or 1 where the heap check vouches for the range (a live
+ * block's: bounds.h rwc_bounds_vouch). */
+static int map_known(const void *p, size_t n, unsigned need)
+{
+	int k = fast_said(p, n, need);
+
+	return k != 1 && rwc_bounds_vouch((uintptr_t)p, n) ? 1 : k;
+}
+
 static enum rwc_problem found(struct rwc_finding *f, enum rwc_problem pr, const void *p, size_t n,
 			      const char *what, long idx)
 {
@@ -80,7 +89,7 @@ static enum rwc_problem memn(const struct rwc_call *c, const void *p, size_t n, 
 	uintptr_t lo, hi;
 
 	if ((rwc_checks & RWC_CHECK_MAPS) &&
-	    (mp = rwc_map_verdict_from((uintptr_t)p, n, need, fast_said(p, n, need), &f->v)) != RWC_OK &&
+	    (mp = rwc_map_verdict_from((uintptr_t)p, n, need, map_known(p, n, need), &f->v)) != RWC_OK &&
 	    f->v.bad_lo <= (uintptr_t)p &&
 	    !rwc_bounds_freed_big((uintptr_t)p))
 		return found(f, mp, p, n, what, idx);

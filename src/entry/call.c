@@ -147,6 +147,10 @@ static int fail_errno(enum rwc_problem p)
 	case RWC_BUF_NOT_WRITABLE:
 	case RWC_BUF_NOT_READABLE:
 	case RWC_IOV_ARRAY_BAD:
+	case RWC_HEAP_OVERFLOW: /* (a bad buffer too: past its object, or freed) */
+	case RWC_STACK_OVERFLOW:
+	case RWC_GLOBAL_OVERFLOW:
+	case RWC_USE_AFTER_FREE:
 		return EFAULT;
 	default:
 		return EINVAL;

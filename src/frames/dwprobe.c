@@ -97,7 +97,7 @@ static int same_file(int fd, const ElfW(Ehdr) *eh, const ElfW(Phdr) *ph, int phn
 		size_t n = (size_t)k * sizeof fp[0];
 		uint64_t at = eh->e_phoff + (size_t)i * sizeof fp[0];
 
-		if (at <= nhead && n <= nhead - at)
+		if (head && at <= nhead && n <= nhead - at)
 			memcpy(fp, head + at, n);
 		else if (REAL(pread)(fd, fp, n, (off_t)at) != (ssize_t)n)
 			return 0;

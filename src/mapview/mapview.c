@@ -60,6 +60,7 @@ static int procmap_query_off RWC_START_DATA; /* 1: kernel lacks it, or disabled 
 void rwc_map_disable_procmap_query(void)
 {
 	procmap_query_off = 1;
+	rwc_vouch_off = 1;
 }
 
 /* ---- asking the kernel ---------------------------------------------- */
@@ -136,6 +137,11 @@ void rwc_map_light_freed(int unmapped)
 		rwc_map_changed();
 	}
 }
+void rwc_map_light_heap(void)
+{
+	__atomic_store_n(&light_brk, program_break(), __ATOMIC_RELEASE);
+}
+
 static unsigned light_used RWC_START_DATA; /* (in .data: no page fault of its own) */
 /* In a check (rwc_map_session_begin), its queries' one descriptor + 2;
  * 1 none yet; 0 outside a check (each query opens its own). */

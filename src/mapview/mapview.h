@@ -30,6 +30,11 @@ void rwc_map_session_end(void);
  * keeps memory given back. */
 void rwc_map_light_freed(int unmapped);
 
+/* Before a thread's cache takes a run of the heap that no query found
+ * (bounds.c rwc_bounds_vouch): from now on a free that unmaps or trims
+ * moves the generation, as after the first checks' queries. */
+void rwc_map_light_heap(void);
+
 /* Test hooks (used by unit tests and by RWCHECK_MAPS_QUERY): force the
  * fallback parser instead of ioctl(PROCMAP_QUERY). */
 void rwc_map_disable_procmap_query(void);

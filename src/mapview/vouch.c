@@ -25,57 +25,8 @@
 
 #include "base/common.h"
 #include "mapview/mapnews.h"
+#include "mapview/segrule.h"
 #include "mapview/tcache.h"
-
-static uintptr_t down(uintptr_t a, uintptr_t pg)
-{
-	return a & ~(pg - 1);
-}
-
-static uintptr_t up(uintptr_t a, uintptr_t pg)
-{
-	return a > UINTPTR_MAX - (pg - 1) ? down(UINTPTR_MAX, pg) : (a + pg - 1) & ~(pg - 1);
-}
-
-/* Clips the run [*rl, *rh) around [lo, hi) to miss [x, y). */
-static void clip(uintptr_t x, uintptr_t y, uintptr_t lo, uintptr_t hi, uintptr_t *rl, uintptr_t *rh)
-{
-	if (y <= lo && y > *rl)
-		*rl = y;
-	if (x >= hi && x < *rh)
-		*rh = x;
-}
-
-unsigned rwc_vouch_segments(const void *phv, int phnum, uintptr_t bias, uintptr_t pg, uintptr_t lo, uintptr_t hi,
-			    uintptr_t *run_lo, uintptr_t *run_hi)
-{
-	const ElfW(Phdr) *ph = phv, *s = NULL;
-	unsigned ok;
-
-	for (int i = 0; i < phnum && !s; i++)
-		if (ph[i].p_type == PT_LOAD && down(bias + ph[i].p_vaddr, pg) <= lo &&
-		    hi <= up(bias + ph[i].p_vaddr + ph[i].p_memsz, pg) && ph[i].p_memsz)
-			s = &ph[i];
-	if (!s)
-		return 0;
-	*run_lo = down(bias + s->p_vaddr, pg);
-	*run_hi = up(bias + s->p_vaddr + s->p_memsz, pg);
-	ok = ((s->p_flags & PF_R) ? RWC_NEED_READ : 0) | ((s->p_flags & PF_W) ? RWC_NEED_WRITE : 0);
-	for (int i = 0; i < phnum; i++) {
-		uintptr_t x = down(bias + ph[i].p_vaddr, pg), y = up(bias + ph[i].p_vaddr + ph[i].p_memsz, pg);
-
-		if ((ph[i].p_type != PT_LOAD && ph[i].p_type != PT_GNU_RELRO) || &ph[i] == s || !ph[i].p_memsz)
-			continue;
-		if (x < hi && y > lo) { /* another segment's page, or the RELRO */
-			if (ph[i].p_type == PT_LOAD)
-				return 0;
-			ok &= ~(unsigned)RWC_NEED_WRITE;
-		} else {
-			clip(x, y, lo, hi, run_lo, run_hi);
-		}
-	}
-	return ok;
-}
 
 struct seek {
 	uintptr_t lo, hi, pg, run_lo, run_hi;
@@ -90,9 +41,9 @@ static int in_module(struct dl_phdr_info *info, size_t size, void *arg)
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 
-		if (ph->p_type == PT_LOAD && down(info->dlpi_addr + ph->p_vaddr, k->pg) <= k->lo &&
-		    k->lo < up(info->dlpi_addr + ph->p_vaddr + ph->p_memsz, k->pg)) {
-			k->ok = rwc_vouch_segments(info->dlpi_phdr, info->dlpi_phnum, info->dlpi_addr, k->pg, k->lo,
+		if (ph->p_type == PT_LOAD && rwc_seg_down(info->dlpi_addr + ph->p_vaddr, k->pg) <= k->lo &&
+		    k->lo < rwc_seg_up(info->dlpi_addr + ph->p_vaddr + ph->p_memsz, k->pg)) {
+			k->ok = rwc_seg_rule(info->dlpi_phdr, info->dlpi_phnum, info->dlpi_addr, k->pg, k->lo,
 						   k->hi, &k->run_lo, &k->run_hi);
 			return 1;
 		}
@@ -135,10 +86,12 @@ static unsigned stack_says(struct seek *k)
 
 	if (!(sp < top && top - sp < ((uintptr_t)64 << 20) && k->lo >= sp && k->hi <= top))
 		return 0;
-	k->run_lo = down(sp, k->pg);
+	k->run_lo = rwc_seg_down(sp, k->pg);
 	k->run_hi = top;
 	return RWC_NEED_READ | RWC_NEED_WRITE;
 }
+
+int rwc_vouch_off;
 
 int rwc_vouch(uintptr_t lo, size_t len, unsigned need)
 {
@@ -146,7 +99,7 @@ int rwc_vouch(uintptr_t lo, size_t len, unsigned need)
 	struct seek k = {lo, lo + len, page_size(), 0, 0, 0};
 	unsigned ok;
 
-	if (len == 0 || len > UINTPTR_MAX - lo || rwc_cut_touches(lo, lo + len))
+	if (rwc_vouch_off || len == 0 || len > UINTPTR_MAX - lo || rwc_cut_touches(lo, lo + len))
 		return 0;
 	ok = stack_says(&k);
 	if (!ok)

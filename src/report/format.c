@@ -236,7 +236,8 @@ static void call_text(struct rwc_fmt *o, const struct rwc_call *c)
 		break;
 	case RWC_SHAPE_IOV:
 		arg_ptr(o, "iov", c->iov);
-		arg_count(o, "iovcnt", (uint64_t)c->iovcnt);
+		rwc_fmt_str(o, ", ");
+		arg_int(o, "iovcnt", c->iovcnt); /* (an int: -1 as -1) */
 		break;
 	case RWC_SHAPE_MSG:
 		arg_ptr(o, "msg", c->msg);
