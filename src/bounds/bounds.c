@@ -233,7 +233,8 @@ int rwc_bounds_vouch(uintptr_t p, size_t n)
 	uintptr_t live, lo, hi;
 	size_t w, u;
 
-	if (rwc_vouch_off || !(rwc_bounds_on() & RWC_CHECK_HEAP) || !n || n > UINTPTR_MAX - p || rwc_hm_nothing_below(p) ||
+	if (rwc_vouch_off || !(rwc_bounds_on() & RWC_CHECK_HEAP) || !n || n > UINTPTR_MAX - p || !rwc_map_light_left() ||
+	    rwc_hm_nothing_below(p) ||
 	    (live = rwc_hm_prev(p, 0, 0)) < RWC_CHUNK_HDR || rwc_cut_touches(live - RWC_CHUNK_HDR, p + n))
 		return 0;
 	w = rwc_chunk_word(live);
@@ -251,6 +252,7 @@ int rwc_bounds_vouch(uintptr_t p, size_t n)
 	}
 	if (hi <= lo || rwc_cut_touches(lo, hi))
 		return 0;
+	rwc_map_light_spend();
 	rwc_map_light_heap();
 	rwc_tcache_fill(g, lo, hi, RWC_NEED_READ | RWC_NEED_WRITE);
 	return 1;

@@ -38,7 +38,8 @@ int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc);
  * without asking the kernel, and the thread's cache (tcache.h) holds the
  * block's own mapping or the main heap from it to the program break.  A
  * thread arena's block: 0 (the kernel is asked once for its heap).  With
- * the heap check on only (glibc's malloc is the next one then). */
+ * the heap check on only (glibc's malloc is the next one then), within
+ * the first checks' budget (mapview.h rwc_map_light_left). */
 int rwc_bounds_vouch(uintptr_t p, size_t n);
 
 /* 1 when P may lie in a freed large block kept reserved (bigfree.h):

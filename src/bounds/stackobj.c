@@ -68,7 +68,24 @@ static int frame_below(uintptr_t pc, const struct rwc_stack_walk *w, uintptr_t *
 	return 1;
 }
 
-static void variable(uintptr_t p, size_t n, uintptr_t pc, struct rwc_stack_walk *w, struct rwc_bounds *b)
+/* The sp of frame K below W's holder (K < its index; frame_below found
+ * the chain long enough): frame #0's is SP0, the call's; a frame above it
+ * starts where the return address into it was pushed (x86-64: right
+ * above that slot); 0 not known. */
+static uintptr_t frame_sp(const struct rwc_stack_walk *w, int k, uintptr_t sp0)
+{
+	if (k == 0)
+		return sp0;
+#if defined(__x86_64__)
+	return w->slot[k - 1] + sizeof(uintptr_t);
+#else
+	(void)w;
+	return 0;
+#endif
+}
+
+static void variable(uintptr_t p, size_t n, uintptr_t pc, uintptr_t sp0, struct rwc_stack_walk *w,
+		     struct rwc_bounds *b)
 {
 	struct rwc_dw_frame f = {w->b.pc, w->b.hi, w->b.lo, w->b.index};
 	int i = w->b.index;
@@ -77,7 +94,7 @@ static void variable(uintptr_t p, size_t n, uintptr_t pc, struct rwc_stack_walk 
 		if (!frame_below(pc, w, &f.pc))
 			return;
 		f.cfa = w->b.lo;
-		f.sp = 0; /* not known: only its cfa-relative variables */
+		f.sp = frame_sp(w, i - 1, sp0); /* (a clang -O2 frame base is the sp) */
 		f.index = i - 1;
 		if (!rwc_dwvars_find(&f, p, n, b))
 			return;
@@ -98,7 +115,7 @@ static int may_name_variable(uintptr_t pc, const struct rwc_stack_walk *w)
 
 /* variable() on the library's own stack (libdw is deep): its arguments. */
 struct var_args {
-	uintptr_t p, pc;
+	uintptr_t p, pc, sp0;
 	size_t n;
 	struct rwc_stack_walk *w;
 	struct rwc_bounds *b;
@@ -106,7 +123,7 @@ struct var_args {
 static void variable_on(void *arg)
 {
 	struct var_args *a = arg;
-	variable(a->p, a->n, a->pc, a->w, a->b);
+	variable(a->p, a->n, a->pc, a->sp0, a->w, a->b);
 }
 
 /* Where the main thread's frames end, when SP0 is on its stack: the sp
@@ -151,7 +168,7 @@ enum rwc_problem rwc_bounds_stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_
 	 * allocations would go to another allocator (context.h) */
 	if (!__atomic_load_n(&rwc_foreign_malloc_first, __ATOMIC_ACQUIRE) && may_name_variable(pc, &w) &&
 	    rwc_load_lock()) {
-		struct var_args a = {p, pc, n, &w, b};
+		struct var_args a = {p, pc, sp0, n, &w, b};
 
 		rwc_on_own_stack(variable_on, &a);
 		rwc_load_unlock();

@@ -114,7 +114,9 @@ static int query_verdict(int fd, struct rwc_verdict *v)
  * of the library's memory mapped), and the thread's cache keeps them: a
  * process that makes a few checks never reads its whole map.  Past the
  * budget, or for anything but a run of up to 4 good mappings, the
- * snapshot. */
+ * snapshot.  A verdict vouched for (vouch.h, bounds.h rwc_bounds_vouch)
+ * spends the budget too: past it, a thread whose four cached ranges do
+ * not hold its buffers asks the snapshot inline, not the slow path. */
 #define LIGHT_BUDGET 16
 /* The program break when the light path last filled a thread's cache; 0
  * never: before the first need, the frees tell nothing else (mapwatch.c) */
@@ -143,6 +145,16 @@ void rwc_map_light_heap(void)
 }
 
 static unsigned light_used RWC_START_DATA; /* (in .data: no page fault of its own) */
+
+int rwc_map_light_left(void)
+{
+	return __atomic_load_n(&light_used, __ATOMIC_RELAXED) < LIGHT_BUDGET;
+}
+
+void rwc_map_light_spend(void)
+{
+	__atomic_add_fetch(&light_used, 1, __ATOMIC_RELAXED);
+}
 /* In a check (rwc_map_session_begin), its queries' one descriptor + 2;
  * 1 none yet; 0 outside a check (each query opens its own). */
 static __thread int light_fd __attribute__((tls_model("initial-exec"))); /* (fd + 2: no .tdata) */
@@ -191,10 +203,9 @@ static __attribute__((noinline)) int light_verdict(uintptr_t lo, size_t len, uns
 	unsigned ok = RWC_NEED_READ | RWC_NEED_WRITE;
 	int fd, r = 0, e = 0;
 
-	if (procmap_query_off || len > UINTPTR_MAX - lo ||
-	    __atomic_load_n(&light_used, __ATOMIC_RELAXED) >= LIGHT_BUDGET)
+	if (procmap_query_off || len > UINTPTR_MAX - lo || !rwc_map_light_left())
 		return -1;
-	__atomic_add_fetch(&light_used, 1, __ATOMIC_RELAXED);
+	rwc_map_light_spend();
 	fd = light_open();
 	if (fd < 0)
 		return -1;
@@ -273,7 +284,9 @@ enum rwc_problem rwc_map_verdict_from(uintptr_t lo, size_t len, unsigned need, i
 		return RWC_OK;
 	}
 	rc = rwc_snap_lookup(lo, len, need); /* (-1: no snapshot, or a stale one) */
-	if (rc > 0 || (rc < 0 && rwc_vouch(lo, len, need))) {
+	if (rc > 0 || (rc < 0 && rwc_map_light_left() && rwc_vouch(lo, len, need))) {
+		if (rc < 0)
+			rwc_map_light_spend();
 		rwc_verdict_init(v, lo, 0, need);
 		return RWC_OK;
 	}

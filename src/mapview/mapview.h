@@ -30,6 +30,12 @@ void rwc_map_session_end(void);
  * keeps memory given back. */
 void rwc_map_light_freed(int unmapped);
 
+/* A process's first verdicts made without its snapshot (the kernel asked
+ * for one mapping, or a range vouched for: vouch.h, bounds.h
+ * rwc_bounds_vouch): 1 while the budget lasts; spend() counts one. */
+int rwc_map_light_left(void);
+void rwc_map_light_spend(void);
+
 /* Before a thread's cache takes a run of the heap that no query found
  * (bounds.c rwc_bounds_vouch): from now on a free that unmaps or trims
  * moves the generation, as after the first checks' queries. */
