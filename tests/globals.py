@@ -179,6 +179,25 @@ with tempfile.TemporaryDirectory() as d:
         r = run(PROGS[0][1], "lib_replaced", "good", env=env)
         ok(not r.reports and r.log == "", "%s good: no report" % tag, r.describe())
 
+# The program's file replaced (renamed over) after it started, before
+# its first global check: its objects are its own, not the new file's
+# (the name it was run by no longer is its file: /proc/self/exe is).
+with tempfile.TemporaryDirectory() as d:
+    for mode in ("bad", "good"):
+        me, other = os.path.join(d, "victim"), os.path.join(d, "other")
+        shutil.copy(PROGS[0][1], me)
+        shutil.copy(PROGS[3][1], other)  # (the same objects elsewhere: no PIE)
+        r = Run([me, "exe_replaced", mode], env=dict(LIBENV, RWC_OTHER_EXE=other))
+        if mode == "bad":  # (its frames unnamed: the file it runs is deleted)
+            rep = r.reports[0] if len(r.reports) == 1 else {}
+            reg = rep.get("region", {})
+            ok(rep.get("problem") == "global-overflow" and rep.get("bad", {}).get("first") == 32 and
+               rep.get("bad", {}).get("last") == 39 and reg.get("name") == "hdr" and reg.get("size") == 32,
+               "exe_replaced bad: one report, bytes 32..39 past its own `hdr` (32 bytes)", r.describe())
+        else:
+            ok(r.status == 0 and not r.reports and r.results == ["result 10 0"],
+               "exe_replaced good: no report, the same result", r.describe())
+
 # A name read where the report is made: in a signal handler (objects
 # loaded before it), and for a library opened by a relative name after
 # the program moved to another directory.

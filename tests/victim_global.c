@@ -33,6 +33,8 @@
 #define STATIC static
 #endif
 
+#include <sys/auxv.h>
+
 #include "victim.h"
 
 #define CASE(n) STATIC NOINLINE void c_##n(void); /* named in .dynsym too */ \
@@ -346,10 +348,23 @@ CASE(lib_in_hole)
 	SITE(); ret = read(file_fd, p, bad ? 80 : k_lib);
 }
 
+/* The program's file replaced after it started (RWC_OTHER_EXE renamed
+ * over the name it was run by) before its first global check: its
+ * objects are still its own (read through /proc/self/exe), not the new
+ * file's. */
+CASE(exe_replaced)
+{
+	const char *other = getenv("RWC_OTHER_EXE"), *self = (const char *)getauxval(AT_EXECFN);
+
+	if (!other || !self || rename(other, self) != 0)
+		exit(98);
+	SITE(); ret = read(file_fd, hdr, bad ? k_hdr + 8 : k_hdr);
+}
+
 static const struct victim_case cases[] = {
 	VCASE(bss), VCASE(data), VCASE(rows), VCASE(rodata), VCASE(readv), VCASE(warm), VCASE(lib),
 	VCASE(lib_reopen), VCASE(lib_replaced), VCASE(hidden), VCASE(zero), VCASE(tls), VCASE(handler), VCASE(handler_named), VCASE(lib_chdir), VCASE(overlap),
-	VCASE(threads), VCASE(lib_in_hole),
+	VCASE(threads), VCASE(lib_in_hole), VCASE(exe_replaced),
 };
 
 int main(int argc, char **argv)

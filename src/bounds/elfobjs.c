@@ -99,6 +99,7 @@ static int wanted(const ElfW(Sym) *s, const ElfW(Shdr) *sh, size_t nsh)
 
 struct tables {
 	int fd;
+	struct stat st; /* fstat of fd */
 	uintptr_t bias, start, end;
 	ElfW(Shdr) *sh;
 	size_t nsh;
@@ -147,8 +148,9 @@ static size_t from_tables(struct tables *t, struct rwc_gobj **out, struct rwc_el
 	size_t n = 0, k, room, nsym;
 	struct stat st;
 
-	if (si < 0 || t->sh[si].sh_link >= t->nsh || fstat(t->fd, &st) != 0)
+	if (si < 0 || t->sh[si].sh_link >= t->nsh)
 		return 0;
+	st = t->st;
 	sym = &t->sh[si];
 	str = &t->sh[sym->sh_link];
 	if (sym->sh_size > MAX_TABLE || str->sh_size > MAX_TABLE || str->sh_type != SHT_STRTAB)
@@ -180,17 +182,17 @@ static size_t from_tables(struct tables *t, struct rwc_gobj **out, struct rwc_el
 }
 
 /* The file open at FD by its absolute name (a module dlopen()ed by a
- * relative one is still found after a chdir), in kept memory; else PATH
- * (and /proc/self/exe as it is: the running program's file, deleted or
- * rebuilt since or not). */
+ * relative one is still found after a chdir), in kept memory; PATH when
+ * it is absolute already, or the name is not known (and /proc/self/exe
+ * as it is: the running program's file, deleted or rebuilt since or not). */
 static const char *file_of(int fd, const char *path)
 {
 	static char link[32], abs[4096]; /* (under the load lock) */
 	ssize_t len;
 	char *p;
 
-	if (strcmp(path, "/proc/self/exe") == 0)
-		return path; /* the running program, even deleted or rebuilt since */
+	if (path[0] == '/')
+		return path; /* (/proc/self/exe: the running program, even deleted or rebuilt since) */
 	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
 	len = REAL(readlink)(link, abs, sizeof abs);
 	if (len <= 0 || (size_t)len >= sizeof abs || abs[0] != '/')
@@ -248,8 +250,8 @@ static size_t from_file(struct tables *t, const ElfW(Ehdr) *eh, struct rwc_gobj 
 	int stale = 0;
 
 	/* (the program headers in memory: same_image found them readable) */
-	if (!rwc_sf_build_id((const ElfW(Phdr) *)(t->start + eh->e_phoff), eh->e_phnum, t->bias, id, sizeof id) ||
-	    fstat(t->fd, &st) != 0)
+	st = t->st;
+	if (!rwc_sf_build_id((const ElfW(Phdr) *)(t->start + eh->e_phoff), eh->e_phnum, t->bias, id, sizeof id))
 		id[0] = '\0';
 	else
 		f = (struct rwc_oc_ident){(uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)st.st_size,
@@ -277,7 +279,7 @@ size_t rwc_elf_objects(const char *path, uintptr_t bias, uintptr_t start, uintpt
 	*nm = (struct rwc_elf_names){.file = NULL};
 	if ((t.fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return 0;
-	if (rwc_pread_all(t.fd, &eh, sizeof eh, 0) == 0 && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
+	if (fstat(t.fd, &t.st) == 0 && rwc_pread_all(t.fd, &eh, sizeof eh, 0) == 0 && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
 	    eh.e_shentsize == sizeof(ElfW(Shdr)) && eh.e_shnum > 0 && same_image(t.fd, &eh, start))
 		n = from_file(&t, &eh, out, nm);
 	if (n)

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <link.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "bounds/elfobjs.h"
@@ -203,6 +204,16 @@ static char *dup_own(const char *s, size_t len)
 	return p;
 }
 
+/* The absolute name the program was run by (AT_EXECFN), in kept memory,
+ * or NULL: its file is opened without a /proc lookup, and taken only where
+ * its ELF and program headers are those in memory (elfobjs.c). */
+static const char *exe_by_name(void)
+{
+	const char *fn = (const char *)getauxval(AT_EXECFN);
+
+	return fn && fn[0] == '/' ? dup_own(fn, strlen(fn)) : NULL;
+}
+
 /* Reads D's module's objects into a new slot (under the load lock; its
  * buffers are static, not on a thread's stack that may be small). */
 static void load(const struct dl_find_object *d)
@@ -224,11 +235,15 @@ static void load(const struct dl_find_object *d)
 		return;
 	if (name[0]) {
 		m->path = m->lname;
-	} else if ((len = REAL(readlink)("/proc/self/exe", exe, sizeof exe)) > 0 &&
-		   (size_t)len < sizeof exe) {
-		m->path = dup_own(exe, (size_t)len); /* the main program */
+	} else if ((m->path = exe_by_name())) { /* the main program, by the name it was run by */
+		m->n = rwc_elf_objects(m->path, lm->l_addr, m->start, m->end, &m->obj, &m->names);
+		if (!m->n) /* (another file there now, a script's name) */
+			m->path = NULL;
 	}
-	if (m->path)
+	if (!m->path && !name[0] && (len = REAL(readlink)("/proc/self/exe", exe, sizeof exe)) > 0 &&
+	    (size_t)len < sizeof exe)
+		m->path = dup_own(exe, (size_t)len);
+	if (m->path && !m->n)
 		m->n = rwc_elf_objects(name[0] ? m->path : "/proc/self/exe", lm->l_addr, m->start, m->end,
 				       &m->obj, &m->names);
 	__atomic_store_n(&nmods, n + 1, __ATOMIC_RELEASE); /* failed too: not tried again */

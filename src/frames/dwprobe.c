@@ -236,7 +236,7 @@ static int has_debug_info(int fd, const ElfW(Ehdr) *mem, const ElfW(Phdr) *ph, i
 		return -1;
 	else
 		memcpy(&eh, scratch.win, sizeof eh);
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || (ph && mem && memcmp(mem, &eh, sizeof eh) != 0) ||
 	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
 	    (ph && !same_file(fd, &eh, ph, phnum, scratch.ph, scratch.win, got > 0 ? (size_t)got : 0)))
 		return -1;
