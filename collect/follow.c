@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,48 +61,67 @@ static void print_other(struct follow *fl, const char *line, json_t *obj)
 	}
 }
 
-/* Back to integers: every number of V (read as reals) that is a whole
- * one jansson's integers hold. */
-static void whole_numbers(json_t *v)
+/* A copy of the JSON text S with ".0" after each integer past what
+ * jansson's integers hold (INT64_MAX: a read of (size_t)-1 bytes, an
+ * iovcnt of -1 as the library writes them, unsigned): read as reals,
+ * the other numbers exact.  NULL: none such, or no memory. */
+static char *big_as_real(const char *s)
 {
-	const char *k;
-	json_t *x;
-	size_t i;
+	static const char max[] = "9223372036854775807";
+	size_t n = strlen(s), k = 0;
+	char *out = NULL;
+	int in_str = 0, changed = 0;
 
-	if (json_is_object(v)) {
-		json_object_foreach(v, k, x) {
-			double d = json_real_value(x);
+	if (n > SIZE_MAX / 3 || !(out = malloc(n * 3 + 1)))
+		return NULL;
+	for (size_t i = 0; i < n;) {
+		size_t j = i, d;
 
-			if (json_is_real(x) && d == (double)(json_int_t)d && d > -9.2e18 && d < 9.2e18)
-				json_object_set_new(v, k, json_integer((json_int_t)d));
-			else
-				whole_numbers(x);
+		if (in_str || !(s[i] == '-' || (s[i] >= '0' && s[i] <= '9')) || (i && !strchr(":,[ \t", s[i - 1]))) {
+			if (s[i] == '"') {
+				size_t b = 0;
+
+				while (b < i && s[i - 1 - b] == '\\')
+					b++;
+				in_str = (b % 2) ? in_str : !in_str;
+			}
+			out[k++] = s[i++];
+			continue;
 		}
-	} else if (json_is_array(v)) {
-		json_array_foreach(v, i, x) {
-			double d = json_real_value(x);
-
-			if (json_is_real(x) && d == (double)(json_int_t)d && d > -9.2e18 && d < 9.2e18)
-				json_array_set_new(v, i, json_integer((json_int_t)d));
-			else
-				whole_numbers(x);
+		j += s[j] == '-';
+		while (j < n && s[j] >= '0' && s[j] <= '9')
+			j++;
+		d = j - i - (s[i] == '-');
+		memcpy(out + k, s + i, j - i);
+		k += j - i;
+		if ((d > 19 || (d == 19 && memcmp(s + j - 19, max, 19) > 0)) && (j == n || !strchr(".eE", s[j]))) {
+			memcpy(out + k, ".0", 2);
+			k += 2;
+			changed = 1;
 		}
+		i = j;
 	}
+	out[k] = '\0';
+	if (!changed) {
+		free(out);
+		return NULL;
+	}
+	return out;
 }
 
-/* A line of the log as JSON, or NULL.  A count or an iovcnt past what
- * jansson's integers hold (a read of (size_t)-1 bytes, an iovcnt of -1
- * passed as a long: the library writes the unsigned value) is read as a
- * real rather than losing the record. */
+/* A line of the log as JSON, or NULL (a record with a count past
+ * jansson's integers is kept: big_as_real). */
 static json_t *parse(const char *s)
 {
 	json_t *rec;
+	char *t;
 
 	if (s[0] != '{')
 		return NULL;
-	if ((rec = json_loads(s, JSON_DECODE_ANY, NULL)) || !(rec = json_loads(s, JSON_DECODE_INT_AS_REAL, NULL)))
+	if ((rec = json_loads(s, JSON_DECODE_ANY, NULL)) || !(t = big_as_real(s)))
 		return rec;
-	whole_numbers(rec);
+	rec = json_loads(t, JSON_DECODE_ANY, NULL);
+	free(t);
 	return rec;
 }
 

@@ -125,10 +125,28 @@ VOUCH = [("bss_munmap", "buf-unmapped", "a page of a .bss array unmapped"),
          ("heap_mprotect", "buf-not-writable", "a page of an aligned_alloc block made read-only"),
          ("heap_munmap", "buf-unmapped", "a page of an mmapped malloc block unmapped by syscall()"),
          ("stack", "buf-not-writable", "a page of the main stack made read-only")]
+VOUCH += [("forged_header", "buf-unmapped", "above the break, after an overrun forged a chunk header")]
 for case, problem, what in VOUCH:
     entry = "first_vouch_" + case
     r = victim(entry, "bad")
     check_report(r, "%s (%s)" % (entry, what), "read", problem, 0, 9)
     check_clean(entry)
+# (setarch -L: the bottom-up layout, where glibc's own mappings lie below
+# the program break)
+import shutil
+from rwctest import Run, LIB, VICTIM
+if shutil.which("setarch"):
+    for mode in ("bad", "good"):
+        r = Run(["setarch", os.uname().machine, "-L", VICTIM, "first_vouch_brk_blocked", mode])
+        if mode == "bad":
+            ok(len(r.reports) == 1 and r.reports[0].get("problem") == "buf-not-writable",
+               "first_vouch_brk_blocked bad (the break blocked, bottom-up layout): the read into code reported",
+               r.describe())
+        else:
+            ok(r.status == 0 and not r.reports and r.results == ["result 10 0"],
+               "first_vouch_brk_blocked good: no report", r.describe())
+else:
+    from rwctest import skip
+    skip("first_vouch_brk_blocked", "no setarch")
 
 done()

@@ -133,6 +133,23 @@ for tag, exe in PROGS:
     ok(r.reports and r.reports[0].get("region", {}).get("name") == "name",
        "%s loop bad: after 1000 good calls at the site, the bad one names `name`" % tag, r.describe())
 
+# The program's file replaced after it started by a copy of itself
+# without DWARF (the same program headers; renamed over the name it was
+# run by): its variables are still found, from the file it runs.
+with tempfile.TemporaryDirectory() as d:
+    me, other = os.path.join(d, "victim"), os.path.join(d, "other")
+    for mode in ("bad", "good"):
+        shutil.copy(os.path.join(BUILD, "tests", PROGS[0][1]), me)
+        subprocess.run(["objcopy", "--strip-debug", me, other], check=True)
+        r = Run([me, "exe_replaced", mode], env=dict(STACK, RWC_OTHER_EXE=other))
+        if mode == "bad":
+            rep = r.reports[0] if len(r.reports) == 1 else {}
+            ok(rep.get("problem") == "stack-overflow" and rep.get("region", {}).get("name") == "name" and
+               rep.get("bad", {}).get("first") == 16,
+               "exe_replaced bad: the variable `name` named, from the file the program runs", r.describe())
+        else:
+            ok(r.status == 0 and not r.reports, "exe_replaced good: no report", r.describe())
+
 # Without DWARF: the frame, as before: 64 bytes into name[16] stay in the
 # frame (no report), a read past the frame is reported as stack-frame.
 for case in list(CASES) + ["alloca", "vla", "loop"]:

@@ -390,6 +390,42 @@ static NOINLINE void vouch_stack(void)
 		mprotect(q, 4096, PROT_READ | PROT_WRITE);
 }
 static void c_first_vouch_stack(void) { vouch_stack(); }
+/* The program's own overrun writes the next block's chunk header (a
+ * size of 2 MiB, "mmapped"): the first checks take no mapping from it,
+ * so a read above the program break is still one into nothing. */
+static void c_first_vouch_forged_header(void)
+{
+	int fd = first_fd();
+	char *a = malloc(24), *b = malloc(24);
+	uintptr_t past = ((uintptr_t)sbrk(0) + 0x10000) & ~(uintptr_t)4095;
+
+	if (!a || !b)
+		die("malloc");
+	memset(a + 16, 0, 8);
+	*(size_t *)(void *)(a + 24) = 0x200000 | 2;
+	if (read(fd, b, 10) != 10)
+		die("read");
+	SITE(); ret = read(fd, bad ? (char *)past : small, 10);
+}
+/* The program break cannot grow (a mapping right above it): glibc's main
+ * arena goes on in mappings of its own, which the bottom-up layout
+ * (setarch -L) puts below the break; a block there vouches for nothing
+ * between it and the break (a read into the program's code is reported). */
+static void c_first_vouch_brk_blocked(void)
+{
+	int fd = first_fd();
+	uintptr_t top = ((uintptr_t)sbrk(0) + 4095) & ~(uintptr_t)4095;
+	char *p = NULL;
+
+	if (mmap((void *)top, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) != (void *)top)
+		die("mmap");
+	for (int i = 0; i < 100 && (!p || (uintptr_t)p < top); i++)
+		if (!(p = malloc(60000)))
+			die("malloc");
+	if (read(fd, p, 100) != 100)
+		die("read");
+	SITE(); ret = read(fd, bad ? (char *)(uintptr_t)c_first_vouch_brk_blocked : small, 10);
+}
 static void c_first_vfork(void)
 {
 	int fd = first_fd();
@@ -514,7 +550,8 @@ const struct victim_case victim_map_cases[] = {
 	VCASE(new_dlopen), VCASE(new_thread_stack), VCASE(oddpaths), VCASE(manymaps), VCASE(first_munmap), VCASE(first_trim),
 	VCASE(first_raw_munmap), VCASE(first_free), VCASE(first_vouch_bss_munmap), VCASE(first_vouch_bss_mprotect),
 	VCASE(first_vouch_relro), VCASE(first_vouch_text), VCASE(first_vouch_heap_mprotect),
-	VCASE(first_vouch_heap_munmap), VCASE(first_vouch_stack), VCASE(first_vfork), VCASE(first_fork),
+	VCASE(first_vouch_heap_munmap), VCASE(first_vouch_stack), VCASE(first_vouch_forged_header),
+	VCASE(first_vouch_brk_blocked), VCASE(first_vfork), VCASE(first_fork),
 	VCASE(first_rawfork), VCASE(first_threads), VCASE(later_rawfork), VCASE(fork_vfork),
 };
 const size_t victim_map_ncases = sizeof victim_map_cases / sizeof victim_map_cases[0];

@@ -3,6 +3,9 @@
 
 #include "base/fileio.h"
 
+#include <string.h>
+#include <sys/auxv.h>
+
 #include <errno.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -45,4 +48,13 @@ int rwc_no_size_limit(void)
 	struct rlimit r;
 
 	return getrlimit(RLIMIT_FSIZE, &r) == 0 && r.rlim_cur == RLIM_INFINITY;
+}
+
+const char *rwc_exec_name(void)
+{
+	const char *fn = (const char *)getauxval(AT_EXECFN);
+
+	if (!fn || fn[0] != '/' || strncmp(fn, "/dev/", 5) == 0 || strncmp(fn, "/proc/", 6) == 0)
+		return NULL;
+	return fn;
 }

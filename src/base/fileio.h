@@ -17,4 +17,11 @@ int rwc_write_all(int fd, const void *buf, size_t n);
  * a write ends it with SIGXFSZ). */
 int rwc_no_size_limit(void);
 
+/* The absolute name the program was run by (AT_EXECFN: its file opened
+ * by it without a /proc lookup, the caller checking that file's headers
+ * are those in memory), or NULL: a relative name (a chdir since may have
+ * moved it), a /dev/fd/N or /proc one (fexecve: another descriptor by
+ * now). */
+const char *rwc_exec_name(void);
+
 #endif

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <link.h>
+#include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -227,33 +228,45 @@ enum rwc_problem rwc_bounds_check(uintptr_t p, size_t n, uintptr_t sp0, uintptr_
 
 extern void *__curbrk; /* glibc's program break (read only) */
 
+/* The end of the executable's image (its last PT_LOAD), where the
+ * kernel's program break starts after a random gap; UINTPTR_MAX not
+ * known. */
+static uintptr_t image_end(void)
+{
+	static uintptr_t end;
+	uintptr_t e = __atomic_load_n(&end, __ATOMIC_RELAXED), bias = UINTPTR_MAX;
+	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)getauxval(AT_PHDR);
+	size_t n = getauxval(AT_PHNUM);
+
+	if (e)
+		return e;
+	for (size_t i = 0; ph && i < n; i++)
+		if (ph[i].p_type == PT_PHDR)
+			bias = (uintptr_t)ph - ph[i].p_vaddr;
+	e = bias == UINTPTR_MAX ? UINTPTR_MAX : 0;
+	for (size_t i = 0; ph && i < n && bias != UINTPTR_MAX; i++)
+		if (ph[i].p_type == PT_LOAD && bias + ph[i].p_vaddr + ph[i].p_memsz > e)
+			e = bias + ph[i].p_vaddr + ph[i].p_memsz;
+	__atomic_store_n(&end, e, __ATOMIC_RELAXED);
+	return e;
+}
+
 int rwc_bounds_vouch(uintptr_t p, size_t n)
 {
 	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
-	uintptr_t live, lo, hi;
-	size_t w, u;
+	uintptr_t floor, live, lo, hi;
 
 	if (rwc_vouch_off || !(rwc_bounds_on() & RWC_CHECK_HEAP) || !n || n > UINTPTR_MAX - p || !rwc_map_light_left() ||
-	    rwc_hm_nothing_below(p) ||
-	    (live = rwc_hm_prev(p, 0, 0)) < RWC_CHUNK_HDR || rwc_cut_touches(live - RWC_CHUNK_HDR, p + n))
+	    p < (floor = image_end()) || rwc_hm_nothing_below(p))
 		return 0;
-	w = rwc_chunk_word(live);
-	u = rwc_chunk_usable(w);
-	if (!u || p - live >= u || n > u - (p - live))
+	rwc_map_light_heap(); /* (first: a trim from now on moves the generation) */
+	hi = (uintptr_t)__atomic_load_n(&__curbrk, __ATOMIC_ACQUIRE);
+	if (p + n > hi || !(live = rwc_hm_prev(p, 0, floor)) || live < floor + RWC_CHUNK_HDR)
 		return 0;
-	if (w & RWC_CHUNK_IS_MMAPPED) {
-		if (!rwc_chunk_mapping(live, &lo, &hi))
-			return 0;
-	} else if (!(w & RWC_CHUNK_NON_MAIN_ARENA) &&
-		   live < (hi = (uintptr_t)__atomic_load_n(&__curbrk, __ATOMIC_RELAXED))) {
-		lo = (live - RWC_CHUNK_HDR) & ~(uintptr_t)4095; /* the main heap, up to the break */
-	} else {
-		return 0; /* a thread arena's */
-	}
-	if (hi <= lo || rwc_cut_touches(lo, hi))
+	lo = (live - RWC_CHUNK_HDR) & ~(uintptr_t)4095; /* (the break's start is page-aligned) */
+	if (rwc_cut_touches(lo, hi))
 		return 0;
 	rwc_map_light_spend();
-	rwc_map_light_heap();
 	rwc_tcache_fill(g, lo, hi, RWC_NEED_READ | RWC_NEED_WRITE);
 	return 1;
 }

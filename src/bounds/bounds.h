@@ -32,14 +32,16 @@ extern __thread uintptr_t rwc_hblock[RWC_HBLOCKS] __attribute__((tls_model("init
  * of it is rwc_bounds_fast (fastbounds.h). */
 int rwc_bounds_good(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc);
 
-/* 1 when [p, p+n) lies in a live block glibc's malloc handed out (the
- * heap map's record, its chunk header) and the program changed nothing
- * there itself (mapnews.h rwc_note_cut): mapped readable and writable
- * without asking the kernel, and the thread's cache (tcache.h) holds the
- * block's own mapping or the main heap from it to the program break.  A
- * thread arena's block: 0 (the kernel is asked once for its heap).  With
- * the heap check on only (glibc's malloc is the next one then), within
- * the first checks' budget (mapview.h rwc_map_light_left). */
+/* 1 when [p, p+n) lies in the main heap below the program break, at or
+ * above a live block malloc handed out there (the heap map's record: no
+ * header read) and above the executable's image (no other mapping lies
+ * between the two: an mmapped block, a thread arena, glibc's fallback
+ * when the break cannot grow are elsewhere), and the program changed
+ * nothing there itself (mapnews.h rwc_note_cut): mapped readable and
+ * writable without asking the kernel; the thread's cache (tcache.h) then
+ * holds the heap from that block to the break.  With the heap check on
+ * only (glibc's malloc is the next one then), within the first checks'
+ * budget (mapview.h rwc_map_light_left). */
 int rwc_bounds_vouch(uintptr_t p, size_t n);
 
 /* 1 when P may lie in a freed large block kept reserved (bigfree.h):

@@ -10,7 +10,6 @@
 
 #define RWC_CHUNK_HDR (2 * sizeof(size_t)) /* the two words below a block */
 #define RWC_CHUNK_IS_MMAPPED 2             /* a size word's flag */
-#define RWC_CHUNK_NON_MAIN_ARENA 4         /* another: a thread arena's */
 
 /* The size word of the block at P. */
 static inline size_t rwc_chunk_word(uintptr_t p)

@@ -11,12 +11,12 @@
 #include <limits.h>
 #include <link.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "bounds/elfobjs.h"
 #include "mapview/snapshot.h"
 #include "base/context.h"
+#include "base/fileio.h"
 #include "base/ownmem.h"
 #include "frames/ownstack.h"
 #include "base/real.h"
@@ -209,9 +209,9 @@ static char *dup_own(const char *s, size_t len)
  * its ELF and program headers are those in memory (elfobjs.c). */
 static const char *exe_by_name(void)
 {
-	const char *fn = (const char *)getauxval(AT_EXECFN);
+	const char *fn = rwc_exec_name();
 
-	return fn && fn[0] == '/' ? dup_own(fn, strlen(fn)) : NULL;
+	return fn ? dup_own(fn, strlen(fn)) : NULL;
 }
 
 /* Reads D's module's objects into a new slot (under the load lock; its

@@ -11,21 +11,22 @@
 #include "mapview/heaptop.h"
 #include "mapview/mapnews.h"
 
-/* The program's own map-changing call (not the library's: rwc_depth) may
- * leave memory other than readable and writable as PROT says (mapnews.h
- * rwc_prot_cut); called before the call. */
+/* A map-changing call through the exported functions may leave memory
+ * other than readable and writable as PROT says (mapnews.h rwc_prot_cut);
+ * called before the call.  Also inside the library (rwc_depth): a signal
+ * handler's call there is the program's (the library's own calls go to
+ * the real functions); a note too many costs speed only. */
 static inline void rwc_watch_prot(int prot)
 {
-	if (!rwc_depth)
-		rwc_note_prot_cut(prot);
+	rwc_note_prot_cut(prot);
 }
 
-/* The program's own call (not the library's) changes [ADDR, ADDR+LEN)
- * (mapnews.h rwc_note_cut; LEN SIZE_MAX: from ADDR up); before the call. */
+/* A call through the exported functions changes [ADDR, ADDR+LEN)
+ * (mapnews.h rwc_note_cut; LEN SIZE_MAX: from ADDR up); before the call,
+ * from any context, as rwc_watch_prot. */
 static inline void rwc_watch_cut(const void *addr, size_t len)
 {
-	if (!rwc_depth)
-		rwc_note_cut((uintptr_t)addr, len);
+	rwc_note_cut((uintptr_t)addr, len);
 }
 #define RWC_CUT_ALL() rwc_watch_cut(NULL, SIZE_MAX)
 

@@ -12,11 +12,11 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "base/common.h"
 #include "base/context.h"
+#include "base/fileio.h"
 #include "base/ownmem.h"
 #include "base/real.h"
 #include "mapview/mapview.h"
@@ -249,10 +249,10 @@ static int has_debug_info(int fd, const ElfW(Ehdr) *mem, const ElfW(Phdr) *ph, i
  * relative one, a script's, another file there now). */
 static int exe_by_name(const ElfW(Ehdr) *mem, const struct rwc_dw_module *m)
 {
-	const char *fn = (const char *)getauxval(AT_EXECFN);
+	const char *fn = rwc_exec_name();
 	int fd, has;
 
-	if (!fn || fn[0] != '/' || !m->phdr || (fd = open(fn, O_RDONLY | O_CLOEXEC)) < 0)
+	if (!fn || !m->phdr || (fd = open(fn, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) /* (a FIFO there now) */
 		return -1;
 	has = has_debug_info(fd, mem, m->phdr, m->phnum);
 	close(fd);
@@ -339,7 +339,7 @@ static int probe(const struct rwc_dw_module *m)
 	if (mem && mem->e_shoff >= end && mem->e_shoff - end <= NO_DEBUG_ROOM) {
 		has = 0; /* said by the header in memory: no file opened */
 	} else if (m->name && m->name[0]) {
-		fd = open(m->name, O_RDONLY | O_CLOEXEC);
+		fd = open(m->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		has = fd >= 0 && has_debug_info(fd, mem, m->phdr, m->phnum) > 0;
 	} else if ((has = exe_by_name(mem, m)) < 0) { /* the kernel's link is the file it runs */
 		fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);

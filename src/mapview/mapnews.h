@@ -16,8 +16,8 @@ void rwc_watch_mprotect(void *addr, size_t len, int prot, int failed);
  * is read under the view's writer lock. */
 void rwc_watch_brk(void);
 
-/* 1 once the program itself (not the library: the entry points call
- * this only outside it, rwc_depth 0) asked for memory
+/* 1 once the program (through the exported functions, also from a
+ * signal handler that interrupted the library) asked for memory
  * other than readable and writable over what may be mapped already
  * (mprotect, mmap MAP_FIXED, a fixed mremap or shmat, their syscall()
  * numbers): until then every block glibc hands out is readable and
@@ -28,7 +28,7 @@ void rwc_note_prot_cut(int prot);
 
 /* The span of every range the program itself changed (munmap, mprotect,
  * mremap, mmap MAP_FIXED, shmat, shmdt, brk, their syscall() numbers:
- * the entry points, outside the library, before the call), in 64 KiB
+ * the entry points, before the call), in 64 KiB
  * units; (0, UINTPTR_MAX) for a change whose range is not known.  What
  * the loader mapped and glibc's malloc handed out is as it was outside
  * it (vouch.h). */

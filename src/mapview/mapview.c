@@ -206,6 +206,9 @@ static __attribute__((noinline)) int light_verdict(uintptr_t lo, size_t len, uns
 	if (procmap_query_off || len > UINTPTR_MAX - lo || !rwc_map_light_left())
 		return -1;
 	rwc_map_light_spend();
+	/* (before the query: a free that trims the heap from now on moves the
+	 * generation, rwc_map_light_freed, and so empties the fill below) */
+	__atomic_store_n(&light_brk, program_break(), __ATOMIC_RELEASE);
 	fd = light_open();
 	if (fd < 0)
 		return -1;
@@ -236,9 +239,6 @@ static __attribute__((noinline)) int light_verdict(uintptr_t lo, size_t len, uns
 		procmap_query_off = 1;
 	if (r < 0 || at < lo + len || (ok & need) != need)
 		return -1;
-	/* (before the fill: a free that trims the heap meanwhile moves the
-	 * generation, rwc_map_light_freed) */
-	__atomic_store_n(&light_brk, program_break(), __ATOMIC_RELEASE);
 	rwc_tcache_fill(g, run_lo, at, ok);
 	rwc_verdict_init(v, lo, 0, need);
 	return RWC_OK;

@@ -5,9 +5,9 @@
  * buffer in a module's data, one on the main thread's stack.
  *
  *  - A loaded module: its PT_LOAD segments, as the loader mapped them
- *    (found by _dl_find_object without a lock, then dl_iterate_phdr for
- *    the program headers), each whole pages with the segment's
- *    permissions; no write into PT_GNU_RELRO (read-only once relocated).
+ *    (found by _dl_find_object, its program headers read from its first
+ *    page: no lock), each whole pages with the segment's permissions;
+ *    no write into PT_GNU_RELRO (read-only once relocated).
  *  - The main thread's stack from this frame up to where the process
  *    started (__libc_stack_end), when this frame is on it: one mapping
  *    the kernel grows down and never shrinks.
@@ -21,6 +21,7 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "base/common.h"
@@ -33,24 +34,6 @@ struct seek {
 	unsigned ok;
 };
 
-static int in_module(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct seek *k = arg;
-
-	(void)size;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-
-		if (ph->p_type == PT_LOAD && rwc_seg_down(info->dlpi_addr + ph->p_vaddr, k->pg) <= k->lo &&
-		    k->lo < rwc_seg_up(info->dlpi_addr + ph->p_vaddr + ph->p_memsz, k->pg)) {
-			k->ok = rwc_seg_rule(info->dlpi_phdr, info->dlpi_phnum, info->dlpi_addr, k->pg, k->lo,
-						   k->hi, &k->run_lo, &k->run_hi);
-			return 1;
-		}
-	}
-	return 0;
-}
-
 static uintptr_t page_size(void)
 {
 	static uintptr_t pg;
@@ -61,18 +44,52 @@ static uintptr_t page_size(void)
 	return v;
 }
 
-/* What the loader mapped there: the needs served, 0 not a module's. */
+/* The program headers of the module whose first page is START (the
+ * loader's l_map_start), loaded at BIAS: read from its ELF header there,
+ * taken only when its first segment is that page from file offset 0 and
+ * they lie in it; NULL else. */
+static const ElfW(Phdr) *headers(uintptr_t start, uintptr_t bias, uintptr_t pg, int *phnum)
+{
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)start;
+	const ElfW(Phdr) *ph, *first = NULL;
+
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+	    eh->e_phentsize != sizeof *ph || eh->e_phoff > pg || eh->e_phnum > (pg - eh->e_phoff) / sizeof *ph)
+		return NULL;
+	ph = (const ElfW(Phdr) *)(start + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && (!first || ph[i].p_vaddr < first->p_vaddr))
+			first = &ph[i];
+	if (!first || first->p_offset != 0 || rwc_seg_down(bias + first->p_vaddr, pg) != start ||
+	    !(first->p_flags & PF_R))
+		return NULL;
+	*phnum = eh->e_phnum;
+	return ph;
+}
+
+/* What the loader mapped there: the needs served, 0 not a module's.
+ * Without a lock (no dl_iterate_phdr: a signal handler may have
+ * interrupted the loader): the module found by _dl_find_object, its
+ * program headers read where the loader mapped them. */
 static unsigned module_says(struct seek *k)
 {
-#ifdef DLFO_STRUCT_HAS_EH_DBASE /* glibc 2.35+: no lock for memory no module holds */
+#ifdef DLFO_STRUCT_HAS_EH_DBASE /* glibc 2.35+ */
 	struct dl_find_object d;
+	const ElfW(Phdr) *ph;
+	uintptr_t start;
+	int n = 0;
 
-	if (_dl_find_object((void *)k->lo, &d) != 0 || k->hi > (uintptr_t)d.dlfo_map_end)
+	if (_dl_find_object((void *)k->lo, &d) != 0 || !d.dlfo_link_map || k->hi > (uintptr_t)d.dlfo_map_end)
 		return 0;
+	start = (uintptr_t)d.dlfo_map_start;
+	if (start & (k->pg - 1) || rwc_cut_touches(start, start + k->pg) ||
+	    !(ph = headers(start, d.dlfo_link_map->l_addr, k->pg, &n)))
+		return 0;
+	return rwc_seg_rule(ph, n, d.dlfo_link_map->l_addr, k->pg, k->lo, k->hi, &k->run_lo, &k->run_hi);
+#else
+	(void)k;
+	return 0;
 #endif
-	k->ok = 0;
-	dl_iterate_phdr(in_module, k);
-	return k->ok;
 }
 
 extern void *__libc_stack_end;
