@@ -15,6 +15,7 @@
 #include "base/once.h"
 #include "base/ownmem.h"
 #include "base/perproc.h"
+#include "base/rawsys.h"
 #include "base/real.h"
 
 __thread int rwc_depth __attribute__((tls_model("initial-exec")));
@@ -37,7 +38,7 @@ int rwc_maybe_in_handler(void)
 {
 	uint64_t blocked;
 
-	if (REAL(syscall)(SYS_rt_sigprocmask, SIG_BLOCK, NULL, &blocked, sizeof blocked) != 0)
+	if (rwc_raw_sigmask(&blocked) != 0)
 		return 1;
 	for (int s = 1; s <= 64; s++) {
 		struct ksigaction sa;

@@ -121,7 +121,7 @@ RWC_START_CODE void rwc_ownmem_start(void)
 
 int rwc_in_vfork_child(void)
 {
-	pid_t me = getpid(), o, n;
+	pid_t me = rwc_raw_getpid(), o, n;
 
 	/* Before the first need nothing is claimed (nor a page of the state
 	 * touched to say so: a first check that needs none of it, dwprobe.h) */

@@ -1,4 +1,5 @@
-/* rawsys.h: the constructor's two system calls without libc: a first
+/* rawsys.h: the constructor's two system calls, and the first checks'
+ * getpid and signal mask, without libc: a first
  * call of getpid or fstat (or of syscall()) would have to be bound, a
  * symbol lookup that touches pages of libc's symbol tables no start needs
  * otherwise.  x86-64 inline (its struct stat is the kernel's); elsewhere
@@ -6,6 +7,8 @@
 #ifndef RWC_RAWSYS_H
 #define RWC_RAWSYS_H
 
+#include <signal.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -18,7 +21,26 @@ static inline long rwc_rawsys2_(long n, long a, long b)
 	__asm__ volatile("syscall" : "=a"(r) : "a"(n), "D"(a), "S"(b) : "rcx", "r11", "memory");
 	return r; /* (-errno on failure: errno is not set) */
 }
+
+static inline long rwc_rawsys4_(long n, long a, long b, long c, long d)
+{
+	long r;
+	register long r10 __asm__("r10") = d;
+
+	__asm__ volatile("syscall" : "=a"(r) : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10) : "rcx", "r11", "memory");
+	return r;
+}
 #endif
+
+/* The thread's blocked signals (rt_sigprocmask): 0, or nonzero on failure. */
+static inline int rwc_raw_sigmask(uint64_t *blocked)
+{
+#if defined(__x86_64__)
+	return rwc_rawsys4_(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)blocked, sizeof *blocked) != 0;
+#else
+	return syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, blocked, sizeof *blocked) != 0;
+#endif
+}
 
 static inline pid_t rwc_raw_getpid(void)
 {

@@ -256,8 +256,10 @@ int rwc_bounds_vouch(uintptr_t p, size_t n)
 	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
 	uintptr_t floor, live, lo, hi;
 
-	if (rwc_vouch_off || !(rwc_bounds_on() & RWC_CHECK_HEAP) || !n || n > UINTPTR_MAX - p || !rwc_map_light_left() ||
-	    p < (floor = image_end()) || rwc_hm_nothing_below(p))
+	/* (the break first: a buffer above it, as on a stack, touches nothing) */
+	if (rwc_vouch_off || !n || n > UINTPTR_MAX - p ||
+	    p + n > (uintptr_t)__atomic_load_n(&__curbrk, __ATOMIC_RELAXED) || !(rwc_bounds_on() & RWC_CHECK_HEAP) ||
+	    !rwc_map_light_left() || p < (floor = image_end()) || rwc_hm_nothing_below(p))
 		return 0;
 	rwc_map_light_heap(); /* (first: a trim from now on moves the generation) */
 	hi = (uintptr_t)__atomic_load_n(&__curbrk, __ATOMIC_ACQUIRE);

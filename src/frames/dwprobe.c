@@ -27,7 +27,7 @@ static struct {
 	ElfW(Phdr) ph[CHUNK];
 	ElfW(Shdr) sh[CHUNK];
 	char tab[512];
-	char win[WIN] __attribute__((aligned(8)));
+	char win[WIN] __attribute__((aligned(4096))); /* (one page: one fault) */
 } scratch; /* under busy */
 
 /* By the loader's load bias and name (the pointer: its link map's l_addr
@@ -39,7 +39,7 @@ static struct {
 	uintptr_t bias;
 	const char *name;
 	int has;
-} known[NPROBE];
+} known[NPROBE] RWC_START_DATA; /* (on a page the start has written: no fault of its own) */
 /* (In .data: the page the start has written, no page fault of its own.) */
 static int nknown RWC_START_DATA, busy RWC_START_DATA;
 static unsigned long long subs_seen RWC_START_DATA;
@@ -97,13 +97,15 @@ static int same_file(int fd, const ElfW(Ehdr) *eh, const ElfW(Phdr) *ph, int phn
 		size_t n = (size_t)k * sizeof fp[0];
 		uint64_t at = eh->e_phoff + (size_t)i * sizeof fp[0];
 
-		if (head && at <= nhead && n <= nhead - at)
-			memcpy(fp, head + at, n);
+		const ElfW(Phdr) *f = fp;
+
+		if (head && at <= nhead && n <= nhead - at && at % sizeof(uint64_t) == 0)
+			f = (const ElfW(Phdr) *)(const void *)(head + at); /* (no other page touched) */
 		else if (REAL(pread)(fd, fp, n, (off_t)at) != (ssize_t)n)
 			return 0;
 		for (int j = 0; j < k; j++)
-			if (fp[j].p_type != ph[i + j].p_type || fp[j].p_vaddr != ph[i + j].p_vaddr ||
-			    fp[j].p_memsz != ph[i + j].p_memsz || fp[j].p_offset != ph[i + j].p_offset)
+			if (f[j].p_type != ph[i + j].p_type || f[j].p_vaddr != ph[i + j].p_vaddr ||
+			    f[j].p_memsz != ph[i + j].p_memsz || f[j].p_offset != ph[i + j].p_offset)
 				return 0;
 	}
 	return 1;
