@@ -36,7 +36,7 @@ struct ksigaction {
  * much.  Blocked signals 1..64 (the kernel's mask word). */
 int rwc_maybe_in_handler(void)
 {
-	uint64_t blocked;
+	uint64_t blocked = 0; /* (written by the raw call) */
 
 	if (rwc_raw_sigmask(&blocked) != 0)
 		return 1;
