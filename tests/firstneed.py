@@ -131,6 +131,19 @@ for case, problem, what in VOUCH:
     r = victim(entry, "bad")
     check_report(r, "%s (%s)" % (entry, what), "read", problem, 0, 9)
     check_clean(entry)
+# The heap vouched for up to a break the view never took, then trimmed
+# back in one free: the iovec array there is reported, not read (the
+# library faulted there before).
+Q0T = {"RWCHECK_QUARANTINE": "0", "RWCHECK_DEDUP": "0"}
+r = victim("first_vouch_trim", "bad", env=Q0T)
+ok(r.status == 0 and [x.get("problem") for x in r.reports][-1:] == ["iov-array-bad"] and
+   r.results == ["result -1 14"],
+   "first_vouch_trim bad: the trimmed iovec array reported (iov-array-bad), EFAULT as without rwcheck", r.describe())
+r = victim("first_vouch_trim", "good", env=Q0T)
+base = victim("first_vouch_trim", "good", preload=False)
+ok(r.status == 0 and len(r.reports) == 1 and r.results == base.results,
+   "first_vouch_trim good: only the set-up's bad read reported, the same result", r.describe())
+
 # (setarch -L: the bottom-up layout, where glibc's own mappings lie below
 # the program break)
 import shutil

@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -426,6 +428,55 @@ static void c_first_vouch_brk_blocked(void)
 		die("read");
 	SITE(); ret = read(fd, bad ? (char *)(uintptr_t)c_first_vouch_brk_blocked : small, 10);
 }
+/* The heap vouched for up to a break the view never took (malloc grew
+ * it, no free since), then one free trims it back to the break the view
+ * had: the thread's cache must let the trimmed range go (else the
+ * library reads the iovec array there itself and faults).  A worker
+ * reads into the block (no fresh-block slot of its own for it), the main
+ * thread frees it, the worker calls readv.  Bad: the array in the
+ * trimmed range (iov-array-bad); good: on the worker's stack.  (Without
+ * the quarantine: the free reaches glibc at once.) */
+static sem_t trim_go, trim_done, trim_go2;
+static char *trim_p;
+static int trim_fd;
+static void *trim_worker(void *arg)
+{
+	struct iovec mine = {small, 10}, *iov = &mine;
+
+	(void)arg;
+	sem_wait(&trim_go);
+	if (read(trim_fd, trim_p + (4 << 20) - 100, 100) != 100) /* vouched: the heap up to the break */
+		die("read");
+	sem_post(&trim_done);
+	sem_wait(&trim_go2);
+	if (bad)
+		iov = (struct iovec *)(void *)(trim_p + (2 << 20));
+	SITE(); ret = readv(trim_fd, iov, 1);
+	return NULL;
+}
+static void c_first_vouch_trim(void)
+{
+	char *volatile nowhere = (char *)16, *q;
+	void (*volatile release)(void *) = free; /* (the trimmed range is the point) */
+	pthread_t t;
+
+	trim_fd = first_fd();
+	mallopt(M_MMAP_THRESHOLD, 64 << 20); /* (a 4 MiB block from the break) */
+	sem_init(&trim_go, 0, 0), sem_init(&trim_done, 0, 0), sem_init(&trim_go2, 0, 0);
+	if (pthread_create(&t, NULL, trim_worker, NULL) != 0)
+		die("pthread_create");
+	if (read(trim_fd, nowhere, 8) >= 0) /* a bad buffer: the view makes a snapshot */
+		die("read");
+	q = malloc(16);
+	release(q); /* the view takes the break */
+	if (!(trim_p = malloc(4 << 20)))
+		die("malloc");
+	sem_post(&trim_go);
+	sem_wait(&trim_done);
+	release(trim_p); /* the heap trimmed back in one free */
+	sem_post(&trim_go2);
+	pthread_join(t, NULL);
+}
 static void c_first_vfork(void)
 {
 	int fd = first_fd();
@@ -551,7 +602,7 @@ const struct victim_case victim_map_cases[] = {
 	VCASE(first_raw_munmap), VCASE(first_free), VCASE(first_vouch_bss_munmap), VCASE(first_vouch_bss_mprotect),
 	VCASE(first_vouch_relro), VCASE(first_vouch_text), VCASE(first_vouch_heap_mprotect),
 	VCASE(first_vouch_heap_munmap), VCASE(first_vouch_stack), VCASE(first_vouch_forged_header),
-	VCASE(first_vouch_brk_blocked), VCASE(first_vfork), VCASE(first_fork),
+	VCASE(first_vouch_brk_blocked), VCASE(first_vouch_trim), VCASE(first_vfork), VCASE(first_fork),
 	VCASE(first_rawfork), VCASE(first_threads), VCASE(later_rawfork), VCASE(fork_vfork),
 };
 const size_t victim_map_ncases = sizeof victim_map_cases / sizeof victim_map_cases[0];

@@ -13,6 +13,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/real.h"
+
 #if defined(__x86_64__)
 static inline long rwc_rawsys2_(long n, long a, long b)
 {
@@ -38,7 +40,7 @@ static inline int rwc_raw_sigmask(uint64_t *blocked)
 #if defined(__x86_64__)
 	return rwc_rawsys4_(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)blocked, sizeof *blocked) != 0;
 #else
-	return syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, blocked, sizeof *blocked) != 0;
+	return REAL(syscall)(SYS_rt_sigprocmask, SIG_BLOCK, NULL, blocked, sizeof *blocked) != 0;
 #endif
 }
 

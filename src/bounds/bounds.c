@@ -261,8 +261,7 @@ int rwc_bounds_vouch(uintptr_t p, size_t n)
 	    p + n > (uintptr_t)__atomic_load_n(&__curbrk, __ATOMIC_RELAXED) || !(rwc_bounds_on() & RWC_CHECK_HEAP) ||
 	    !rwc_map_light_left() || p < (floor = image_end()) || rwc_hm_nothing_below(p))
 		return 0;
-	rwc_map_light_heap(); /* (first: a trim from now on moves the generation) */
-	hi = (uintptr_t)__atomic_load_n(&__curbrk, __ATOMIC_ACQUIRE);
+	hi = rwc_map_light_heap(); /* (first: a trim from now on moves the generation) */
 	if (p + n > hi || !(live = rwc_hm_prev(p, 0, floor)) || live < floor + RWC_CHUNK_HDR)
 		return 0;
 	lo = (live - RWC_CHUNK_HDR) & ~(uintptr_t)4095; /* (the break's start is page-aligned) */
@@ -270,6 +269,7 @@ int rwc_bounds_vouch(uintptr_t p, size_t n)
 		return 0;
 	rwc_map_light_spend();
 	rwc_tcache_fill(g, lo, hi, RWC_NEED_READ | RWC_NEED_WRITE);
+	rwc_map_light_filled(hi);
 	return 1;
 }
 

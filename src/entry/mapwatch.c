@@ -177,6 +177,7 @@ ENTRY int dlclose(void *handle)
 	int r;
 
 	BEFORE_HOLE();
+	RWC_CUT_ALL(); /* (a module's memory no longer vouched for: vouch.c reads its headers) */
 	r = REAL(dlclose)(handle);
 	rwc_map_changed();
 	return r;
@@ -225,10 +226,9 @@ int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi)
  * generation unless the break moved since. */
 void rwc_watch_freed_slow(int m, uintptr_t lo, uintptr_t hi, int moved)
 {
-	if (!rwc_ownmem_used()) {
-		rwc_map_light_freed(m != 0);
+	rwc_map_light_freed(m != 0); /* (what the first checks' fills hold: mapview.h) */
+	if (!rwc_ownmem_used())
 		return;
-	}
 	if (__atomic_load_n(&__curbrk, __ATOMIC_RELAXED) != __atomic_load_n(&rwc_brk_seen, __ATOMIC_RELAXED))
 		rwc_watch_brk();
 	if (m < 0 || (m > 0 && moved))

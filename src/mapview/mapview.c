@@ -24,6 +24,7 @@
 #include "mapview/maps_parse.h"
 #include "base/real.h"
 #include "mapview/mapsfile.h"
+#include "mapview/heaptop.h"
 #include "mapview/snapshot.h"
 #include "mapview/vouch.h"
 
@@ -139,9 +140,26 @@ void rwc_map_light_freed(int unmapped)
 		rwc_map_changed();
 	}
 }
-void rwc_map_light_heap(void)
+/* Before a fill of a thread's cache that may hold the heap up to the
+ * break: from now on a free that moves the break or unmaps moves the
+ * generation (rwc_map_light_freed, from mapwatch.c's slow path, where
+ * the view's own record of the break no longer lets a free skip it).
+ * Returns the break stored. */
+uintptr_t rwc_map_light_heap(void)
 {
-	__atomic_store_n(&light_brk, program_break(), __ATOMIC_RELEASE);
+	uintptr_t b = program_break();
+
+	__atomic_store_n(&light_brk, b, __ATOMIC_RELEASE);
+	__atomic_store_n(&rwc_brk_seen, NULL, __ATOMIC_RELEASE);
+	return b;
+}
+
+/* After that fill: a break that moved in between (another thread's
+ * malloc or free) may lie inside what was filled: empty every cache. */
+void rwc_map_light_filled(uintptr_t b)
+{
+	if (program_break() != b)
+		rwc_map_changed();
 }
 
 static unsigned light_used RWC_START_DATA; /* (in .data: no page fault of its own) */
@@ -199,7 +217,7 @@ static void light_close(int fd)
 static __attribute__((noinline)) int light_verdict(uintptr_t lo, size_t len, unsigned need, struct rwc_verdict *v)
 {
 	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
-	uintptr_t run_lo = 0, at = lo;
+	uintptr_t run_lo = 0, at = lo, b;
 	unsigned ok = RWC_NEED_READ | RWC_NEED_WRITE;
 	int fd, r = 0, e = 0;
 
@@ -208,7 +226,7 @@ static __attribute__((noinline)) int light_verdict(uintptr_t lo, size_t len, uns
 	rwc_map_light_spend();
 	/* (before the query: a free that trims the heap from now on moves the
 	 * generation, rwc_map_light_freed, and so empties the fill below) */
-	__atomic_store_n(&light_brk, program_break(), __ATOMIC_RELEASE);
+	b = rwc_map_light_heap();
 	fd = light_open();
 	if (fd < 0)
 		return -1;
@@ -240,6 +258,7 @@ static __attribute__((noinline)) int light_verdict(uintptr_t lo, size_t len, uns
 	if (r < 0 || at < lo + len || (ok & need) != need)
 		return -1;
 	rwc_tcache_fill(g, run_lo, at, ok);
+	rwc_map_light_filled(b);
 	rwc_verdict_init(v, lo, 0, need);
 	return RWC_OK;
 }

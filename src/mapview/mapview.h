@@ -37,9 +37,13 @@ int rwc_map_light_left(void);
 void rwc_map_light_spend(void);
 
 /* Before a thread's cache takes a run of the heap that no query found
- * (bounds.c rwc_bounds_vouch): from now on a free that unmaps or trims
- * moves the generation, as after the first checks' queries. */
-void rwc_map_light_heap(void);
+ * (bounds.c rwc_bounds_vouch): from now on a free that unmaps or moves
+ * the break moves the generation, as after the first checks' queries;
+ * returns the break, up to which the run may go.  After the fill,
+ * rwc_map_light_filled(that break): a break moved meanwhile empties every
+ * thread's cache. */
+uintptr_t rwc_map_light_heap(void);
+void rwc_map_light_filled(uintptr_t brk);
 
 /* Test hooks (used by unit tests and by RWCHECK_MAPS_QUERY): force the
  * fallback parser instead of ioctl(PROCMAP_QUERY). */
