@@ -9,7 +9,8 @@ safe mode where it cannot (seccomp: tests/nokcmp).  Each case also runs
 good: no report, the same result as without the library."""
 import os
 import re
-from rwctest import ok, done, victim, check_report, check_clean, Run, VICTIM, BUILD
+import shutil
+from rwctest import ok, done, skip, victim, check_report, check_clean, Run, VICTIM, BUILD
 
 NOKCMP = os.path.join(BUILD, "tests", "nokcmp")
 
@@ -146,8 +147,6 @@ ok(r.status == 0 and len(r.reports) == 1 and r.results == base.results,
 
 # (setarch -L: the bottom-up layout, where glibc's own mappings lie below
 # the program break)
-import shutil
-from rwctest import Run, LIB, VICTIM
 if shutil.which("setarch"):
     for mode in ("bad", "good"):
         r = Run(["setarch", os.uname().machine, "-L", VICTIM, "first_vouch_brk_blocked", mode])
@@ -159,7 +158,6 @@ if shutil.which("setarch"):
             ok(r.status == 0 and not r.reports and r.results == ["result 10 0"],
                "first_vouch_brk_blocked good: no report", r.describe())
 else:
-    from rwctest import skip
     skip("first_vouch_brk_blocked", "no setarch")
 
 done()

@@ -146,11 +146,10 @@ static size_t from_tables(struct tables *t, struct rwc_gobj **out, struct rwc_el
 	struct rwc_gobj *o = NULL;
 	ElfW(Sym) *buf;
 	size_t n = 0, k, room, nsym;
-	struct stat st;
+	const struct stat *st = &t->st;
 
 	if (si < 0 || t->sh[si].sh_link >= t->nsh)
 		return 0;
-	st = t->st;
 	sym = &t->sh[si];
 	str = &t->sh[sym->sh_link];
 	if (sym->sh_size > MAX_TABLE || str->sh_size > MAX_TABLE || str->sh_type != SHT_STRTAB)
@@ -158,8 +157,8 @@ static size_t from_tables(struct tables *t, struct rwc_gobj **out, struct rwc_el
 	t->strsz = str->sh_size;
 	nsym = sym->sh_size / sizeof(ElfW(Sym));
 	nm->off = str->sh_offset, nm->size = str->sh_size;
-	nm->dev = st.st_dev, nm->ino = st.st_ino, nm->fsize = (uint64_t)st.st_size;
-	nm->mtime_s = st.st_mtim.tv_sec, nm->mtime_ns = st.st_mtim.tv_nsec;
+	nm->dev = st->st_dev, nm->ino = st->st_ino, nm->fsize = (uint64_t)st->st_size;
+	nm->mtime_s = st->st_mtim.tv_sec, nm->mtime_ns = st->st_mtim.tv_nsec;
 	if (!(buf = rwc_elf_take(CHUNK * sizeof *buf)))
 		return 0;
 	if (rwc_elf_fits(nsym * sizeof *o)) { /* one pass: room for every symbol, trimmed */
@@ -243,19 +242,18 @@ static size_t from_cache(const struct tables *t, const char *id, const struct rw
  * the cache). */
 static size_t from_file(struct tables *t, const ElfW(Ehdr) *eh, struct rwc_gobj **out, struct rwc_elf_names *nm)
 {
+	const struct stat *st = &t->st;
 	struct rwc_oc_ident f = {0};
-	struct stat st;
 	char id[132];
 	size_t n = 0;
 	int stale = 0;
 
 	/* (the program headers in memory: same_image found them readable) */
-	st = t->st;
 	if (!rwc_sf_build_id((const ElfW(Phdr) *)(t->start + eh->e_phoff), eh->e_phnum, t->bias, id, sizeof id))
 		id[0] = '\0';
 	else
-		f = (struct rwc_oc_ident){(uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)st.st_size,
-					  (uint64_t)st.st_mtim.tv_sec, (uint64_t)st.st_mtim.tv_nsec};
+		f = (struct rwc_oc_ident){(uint64_t)st->st_dev, (uint64_t)st->st_ino, (uint64_t)st->st_size,
+					  (uint64_t)st->st_mtim.tv_sec, (uint64_t)st->st_mtim.tv_nsec};
 	if (id[0] && (n = from_cache(t, id, &f, out, nm, &stale)))
 		return n;
 	t->nsh = eh->e_shnum;

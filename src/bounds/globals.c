@@ -235,17 +235,14 @@ static void load(const struct dl_find_object *d)
 		return;
 	if (name[0]) {
 		m->path = m->lname;
-	} else if ((m->path = exe_by_name())) { /* the main program, by the name it was run by */
 		m->n = rwc_elf_objects(m->path, lm->l_addr, m->start, m->end, &m->obj, &m->names);
-		if (!m->n) /* (another file there now, a script's name) */
-			m->path = NULL;
+	} else if (!(m->path = exe_by_name()) || /* the main program, by the name it was run by */
+		   !(m->n = rwc_elf_objects(m->path, lm->l_addr, m->start, m->end, &m->obj, &m->names))) {
+		m->path = NULL; /* (another file there now, a script's name): the kernel's link */
+		if ((len = REAL(readlink)("/proc/self/exe", exe, sizeof exe)) > 0 && (size_t)len < sizeof exe &&
+		    (m->path = dup_own(exe, (size_t)len)))
+			m->n = rwc_elf_objects("/proc/self/exe", lm->l_addr, m->start, m->end, &m->obj, &m->names);
 	}
-	if (!m->path && !name[0] && (len = REAL(readlink)("/proc/self/exe", exe, sizeof exe)) > 0 &&
-	    (size_t)len < sizeof exe)
-		m->path = dup_own(exe, (size_t)len);
-	if (m->path && !m->n)
-		m->n = rwc_elf_objects(name[0] ? m->path : "/proc/self/exe", lm->l_addr, m->start, m->end,
-				       &m->obj, &m->names);
 	__atomic_store_n(&nmods, n + 1, __ATOMIC_RELEASE); /* failed too: not tried again */
 }
 

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "bounds/stackobj.h"
+#include "mapview/vouch.h"
 
 #include "base/context.h"
 #include "frames/dwprobe.h"
@@ -126,21 +127,6 @@ static void variable_on(void *arg)
 	variable(a->p, a->n, a->pc, a->sp0, a->w, a->b);
 }
 
-/* Where the main thread's frames end, when SP0 is on its stack: the sp
- * the process started with (the loader's __libc_stack_end; above it
- * only argv, the environment and the aux vector), so that its first
- * stack check need not walk out through main's callers in libc to learn
- * it; 0 on any other stack (a thread's, a signal stack, a coroutine's),
- * whose walk learns it. */
-extern void *__libc_stack_end;
-
-static uintptr_t main_stack_top(uintptr_t sp0)
-{
-	uintptr_t end = (uintptr_t)__atomic_load_n(&__libc_stack_end, __ATOMIC_RELAXED);
-
-	return sp0 < end && end - sp0 < ((uintptr_t)64 << 20) ? end : 0;
-}
-
 enum rwc_problem rwc_bounds_stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_t pc, struct rwc_bounds *b,
 				  uintptr_t *blo, uintptr_t *bhi)
 {
@@ -152,7 +138,7 @@ enum rwc_problem rwc_bounds_stack(uintptr_t p, size_t n, uintptr_t sp0, uintptr_
 	if (!sp0 || p < sp0)
 		return RWC_OK;
 	if (!rwc_stk_top)
-		rwc_stk_top = main_stack_top(sp0);
+		rwc_stk_top = rwc_main_stack_top(sp0); /* (no walk out through main's callers in libc) */
 	full = !rwc_stk_top || sp0 >= rwc_stk_top; /* learn where this stack's frames end */
 	if (!full && p >= rwc_stk_top)
 		return RWC_OK;

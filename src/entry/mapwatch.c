@@ -40,8 +40,7 @@ ENTRY void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 
 	if (flags & MAP_FIXED) { /* over a reserved freed block (bigfree.h): the program's now */
 		rwc_big_forget((uintptr_t)addr, len);
-		rwc_watch_prot(prot);
-		rwc_watch_cut(addr, len);
+		rwc_watch_change(addr, len, prot);
 	}
 	r = REAL(mmap)(addr, len, prot, flags, fd, off);
 	rwc_watch_mmap(r, len, prot, flags);
@@ -54,8 +53,7 @@ ENTRY void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t 
 
 	if (flags & MAP_FIXED) { /* over a reserved freed block (bigfree.h): the program's now */
 		rwc_big_forget((uintptr_t)addr, len);
-		rwc_watch_prot(prot);
-		rwc_watch_cut(addr, len);
+		rwc_watch_change(addr, len, prot);
 	}
 	r = REAL(mmap64)(addr, len, prot, flags, fd, off);
 	rwc_watch_mmap(r, len, prot, flags);
@@ -82,8 +80,7 @@ ENTRY int mprotect(void *addr, size_t len, int prot)
 {
 	int r;
 
-	rwc_watch_prot(prot);
-	rwc_watch_cut(addr, len);
+	rwc_watch_change(addr, len, prot);
 	r = REAL(mprotect)(addr, len, prot);
 	rwc_watch_mprotect(addr, len, prot, r != 0);
 	return r;
@@ -93,8 +90,7 @@ ENTRY int pkey_mprotect(void *addr, size_t len, int prot, int pkey)
 {
 	int r;
 
-	rwc_watch_prot(pkey ? 0 : prot); /* (a key may take access away) */
-	rwc_watch_cut(addr, len);
+	rwc_watch_change(addr, len, pkey ? 0 : prot); /* (a key may take access away) */
 	r = REAL(pkey_mprotect)(addr, len, prot, pkey);
 	rwc_watch_mprotect(addr, len, prot, r != 0);
 	return r;
@@ -115,8 +111,7 @@ ENTRY void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 	rwc_watch_cut(old, old_len);
 	if (flags & MREMAP_FIXED) {
 		rwc_big_forget((uintptr_t)new_addr, new_len);
-		rwc_watch_prot(0); /* (whatever it moves there) */
-		rwc_watch_cut(new_addr, new_len);
+		rwc_watch_change(new_addr, new_len, 0); /* (whatever it moves there) */
 	}
 	r = REAL(mremap)(old, old_len, new_len, flags, new_addr);
 	rwc_map_changed();
@@ -153,8 +148,8 @@ ENTRY void *shmat(int id, const void *addr, int flags)
 	void *r;
 
 	if (addr) {
-		rwc_watch_prot((flags & SHM_RDONLY) ? PROT_READ : PROT_READ | PROT_WRITE);
-		RWC_CUT_ALL(); /* (its size not known here) */
+		/* (its size not known here) */
+		rwc_watch_change(NULL, SIZE_MAX, (flags & SHM_RDONLY) ? PROT_READ : PROT_READ | PROT_WRITE);
 	}
 	r = REAL(shmat)(id, addr, flags);
 	rwc_map_changed();

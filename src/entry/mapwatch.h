@@ -7,25 +7,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/guard.h"
 #include "mapview/heaptop.h"
 #include "mapview/mapnews.h"
 
-/* A map-changing call through the exported functions may leave memory
- * other than readable and writable as PROT says (mapnews.h rwc_prot_cut);
- * called before the call.  Also inside the library (rwc_depth): a signal
- * handler's call there is the program's (the library's own calls go to
- * the real functions); a note too many costs speed only. */
-static inline void rwc_watch_prot(int prot)
-{
-	rwc_note_prot_cut(prot);
-}
-
 /* A call through the exported functions changes [ADDR, ADDR+LEN)
- * (mapnews.h rwc_note_cut; LEN SIZE_MAX: from ADDR up); before the call,
- * from any context, as rwc_watch_prot. */
+ * (mapnews.h rwc_note_cut; LEN SIZE_MAX: from ADDR up); before the call.
+ * Also inside the library (rwc_depth): a signal handler's call there is
+ * the program's (the library's own calls go to the real functions); a
+ * note too many costs speed only. */
 static inline void rwc_watch_cut(const void *addr, size_t len)
 {
+	rwc_note_cut((uintptr_t)addr, len);
+}
+
+/* The same for a call that may also leave memory there other than
+ * readable and writable as PROT says (mapnews.h rwc_prot_cut). */
+static inline void rwc_watch_change(const void *addr, size_t len, int prot)
+{
+	rwc_note_prot_cut(prot);
 	rwc_note_cut((uintptr_t)addr, len);
 }
 #define RWC_CUT_ALL() rwc_watch_cut(NULL, SIZE_MAX)

@@ -98,8 +98,9 @@ static int changes_map(long nr)
 }
 
 /* Before a call that changes the map (changes_map): a reserved freed
- * block (bigfree.h) it unmaps or maps over is the program's now; memory
- * it may leave other than readable and writable is told (mapwatch.h). */
+ * block (bigfree.h) it unmaps or maps over is the program's now; the
+ * range it changes, and memory it may leave other than readable and
+ * writable, is told (mapwatch.h). */
 static void before_change(long nr, const long *a)
 {
 	switch (nr) {
@@ -107,20 +108,17 @@ static void before_change(long nr, const long *a)
 	case SYS_mmap:
 		if (a[3] & MAP_FIXED) {
 			rwc_big_forget((uintptr_t)a[0], (size_t)a[1]);
-			rwc_watch_prot((int)a[2]);
-			rwc_watch_cut((void *)a[0], (size_t)a[1]);
+			rwc_watch_change((void *)a[0], (size_t)a[1], (int)a[2]);
 		}
 		break;
 #endif
 	case SYS_mprotect:
-		rwc_watch_prot((int)a[2]);
-		rwc_watch_cut((void *)a[0], (size_t)a[1]);
+		rwc_watch_change((void *)a[0], (size_t)a[1], (int)a[2]);
 		break;
 	case SYS_mremap:
 		if (a[3] & MREMAP_FIXED) {
 			rwc_big_forget((uintptr_t)a[4], (size_t)a[2]);
-			rwc_watch_prot(0);
-			rwc_watch_cut((void *)a[4], (size_t)a[2]);
+			rwc_watch_change((void *)a[4], (size_t)a[2], 0);
 		}
 		/* fall through */
 	case SYS_munmap:
@@ -137,8 +135,7 @@ static void before_change(long nr, const long *a)
 		break;
 #endif
 	default: /* the rest of changes_map's (mmap2, pkey_mprotect, shmat, ...): whatever they do */
-		rwc_watch_prot(0);
-		RWC_CUT_ALL();
+		rwc_watch_change(NULL, SIZE_MAX, 0);
 	}
 }
 

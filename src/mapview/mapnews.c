@@ -12,8 +12,7 @@
 #include "base/common.h"
 #include "mapview/snapshot.h"
 
-/* The page size, asked once (sysconf costs ~40 instructions a call). */
-static uintptr_t page_size(void)
+uintptr_t rwc_page_size(void)
 {
 	static uintptr_t pg;
 	uintptr_t v = __atomic_load_n(&pg, __ATOMIC_RELAXED);
@@ -25,7 +24,7 @@ static uintptr_t page_size(void)
 
 static uintptr_t page_end(uintptr_t a, size_t len)
 {
-	uintptr_t pg = page_size();
+	uintptr_t pg = rwc_page_size();
 
 	return len > UINTPTR_MAX - a - pg ? 0 : (a + len + pg - 1) & ~(pg - 1);
 }

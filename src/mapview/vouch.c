@@ -22,7 +22,6 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/common.h"
 #include "mapview/mapnews.h"
@@ -33,16 +32,6 @@ struct seek {
 	uintptr_t lo, hi, pg, run_lo, run_hi;
 	unsigned ok;
 };
-
-static uintptr_t page_size(void)
-{
-	static uintptr_t pg;
-	uintptr_t v = __atomic_load_n(&pg, __ATOMIC_RELAXED);
-
-	if (RWC_UNLIKELY(!v))
-		__atomic_store_n(&pg, v = (uintptr_t)getpagesize(), __ATOMIC_RELAXED);
-	return v;
-}
 
 /* The program headers of the module whose first page is START (the
  * loader's l_map_start), loaded at BIAS: read from its ELF header there,
@@ -94,14 +83,20 @@ static unsigned module_says(struct seek *k)
 
 extern void *__libc_stack_end;
 
+uintptr_t rwc_main_stack_top(uintptr_t sp)
+{
+	uintptr_t end = (uintptr_t)__atomic_load_n(&__libc_stack_end, __ATOMIC_RELAXED);
+
+	return sp < end && end - sp < ((uintptr_t)64 << 20) ? end : 0;
+}
+
 /* The main thread's stack from this frame to its start, when this frame
- * is on it (the stack check's rule, stackobj.c main_stack_top). */
+ * is on it. */
 static unsigned stack_says(struct seek *k)
 {
-	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-	uintptr_t top = (uintptr_t)__atomic_load_n(&__libc_stack_end, __ATOMIC_RELAXED);
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0), top = rwc_main_stack_top(sp);
 
-	if (!(sp < top && top - sp < ((uintptr_t)64 << 20) && k->lo >= sp && k->hi <= top))
+	if (!top || k->lo < sp || k->hi > top)
 		return 0;
 	k->run_lo = rwc_seg_down(sp, k->pg);
 	k->run_hi = top;
@@ -113,7 +108,7 @@ int rwc_vouch_off;
 int rwc_vouch(uintptr_t lo, size_t len, unsigned need)
 {
 	uint64_t g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
-	struct seek k = {lo, lo + len, page_size(), 0, 0, 0};
+	struct seek k = {lo, lo + len, rwc_page_size(), 0, 0, 0};
 	unsigned ok;
 
 	if (rwc_vouch_off || len == 0 || len > UINTPTR_MAX - lo || rwc_cut_touches(lo, lo + len))

@@ -13,6 +13,12 @@
  * map the kernel writes). */
 extern int rwc_vouch_off;
 
+/* Where the main thread's stack starts (the loader's __libc_stack_end;
+ * above it only argv, the environment and the aux vector) when SP is on
+ * it, else 0 (a thread's stack, a signal stack, a coroutine's): SP within
+ * 64 MiB below it, where no other mapping lies. */
+uintptr_t rwc_main_stack_top(uintptr_t sp);
+
 /* 1: [lo, lo+len) is mapped for NEED (enum rwc_need bits), and the
  * thread's cache (tcache.h) now holds it; 0: ask the kernel. */
 int rwc_vouch(uintptr_t lo, size_t len, unsigned need);
