@@ -8,6 +8,7 @@
 #include "base/real.h"
 #include "base/common.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "base/symscope.h"
@@ -15,12 +16,32 @@
 void *rwc_real_ptr[RWC_REAL_COUNT] RWC_START_DATA;
 __thread int rwc_binding __attribute__((tls_model("initial-exec")));
 
-const char *const rwc_real_names[RWC_REAL_COUNT] = {
-#define RWC_ENTRY_X_(n) [RWC_IDX_##n] = #n,
+/* The names as one pool of characters and 16-bit offsets: read-only data
+ * the loader never relocates (an array of pointers would be 118
+ * relocations written into a page of the library at every start). */
+static const struct real_pool {
+#define RWC_ENTRY_X_(n) char n_##n[sizeof #n];
+#include "base/entry_names.h"
+	RWC_MISC_REALS(RWC_ENTRY_X_)
+#undef RWC_ENTRY_X_
+} real_pool = {
+#define RWC_ENTRY_X_(n) #n,
 #include "base/entry_names.h"
 	RWC_MISC_REALS(RWC_ENTRY_X_)
 #undef RWC_ENTRY_X_
 };
+
+static const unsigned short real_off[RWC_REAL_COUNT] = {
+#define RWC_ENTRY_X_(n) [RWC_IDX_##n] = offsetof(struct real_pool, n_##n),
+#include "base/entry_names.h"
+	RWC_MISC_REALS(RWC_ENTRY_X_)
+#undef RWC_ENTRY_X_
+};
+
+const char *rwc_real_name(unsigned idx)
+{
+	return (const char *)&real_pool + real_off[idx];
+}
 
 static void die_missing(const char *name)
 {
@@ -62,13 +83,13 @@ void *rwc_real_bind(unsigned idx)
 	void *p;
 
 	rwc_binding++;
-	p = bind_next(idx, rwc_real_names[idx]);
+	p = bind_next(idx, rwc_real_name(idx));
 	rwc_binding--;
 	if (!p) {
 		/* Optional in older glibc: treat as absent, never called. */
 		if (idx == RWC_IDX_pkey_mprotect || idx == RWC_IDX_reallocarray)
 			return NULL;
-		die_missing(rwc_real_names[idx]);
+		die_missing(rwc_real_name(idx));
 	}
 	__atomic_store_n(&rwc_real_ptr[idx], p, __ATOMIC_RELEASE);
 	return p;

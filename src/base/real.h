@@ -35,7 +35,8 @@ enum rwc_real_idx {
 };
 
 extern void *rwc_real_ptr[RWC_REAL_COUNT];
-extern const char *const rwc_real_names[RWC_REAL_COUNT];
+/* The function's name (in read-only data). */
+const char *rwc_real_name(unsigned idx);
 
 void *rwc_real_bind(unsigned idx);
 /* Binds write() (what signal handlers call) at start; the rest bind on

@@ -28,7 +28,11 @@ static struct {
 	ElfW(Shdr) sh[CHUNK];
 	char tab[512];
 	char win[WIN] __attribute__((aligned(4096))); /* (one page: one fault) */
-} scratch; /* under busy */
+} scratch /* under busy */
+	/* (After .bss, which its page alignment would otherwise move to a
+	 * page boundary: crtstuff's completed.0, first in .bss, would be
+	 * alone on a page that every process then faults in at exit.) */
+	__attribute__((section(".lbss.rwc_scratch")));
 
 /* By the loader's load bias and name (the pointer: its link map's l_addr
  * and l_name).  An entry is published by its name, written last (NULL
@@ -40,7 +44,6 @@ static struct {
 	const char *name;
 	int has;
 } known[NPROBE] RWC_START_DATA; /* (on a page the start has written: no fault of its own) */
-/* (In .data: the page the start has written, no page fault of its own.) */
 static int nknown RWC_START_DATA, busy RWC_START_DATA;
 static unsigned long long subs_seen RWC_START_DATA;
 

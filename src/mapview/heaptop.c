@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/real.h"
+#include "mapview/mapnews.h"
 
 extern void *__curbrk; /* glibc's program break (read only) */
 
@@ -24,7 +25,7 @@ static uintptr_t program_break(void)
 
 static uintptr_t page_end(uintptr_t b)
 {
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t pg = rwc_page_size();
 
 	return b && b != (uintptr_t)-1 ? (b + pg - 1) & ~(pg - 1) : 0;
 }

@@ -5,6 +5,7 @@
 
 #include "mapview/mapnews.h"
 
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -17,8 +18,15 @@ uintptr_t rwc_page_size(void)
 	static uintptr_t pg;
 	uintptr_t v = __atomic_load_n(&pg, __ATOMIC_RELAXED);
 
-	if (RWC_UNLIKELY(!v))
-		__atomic_store_n(&pg, v = (uintptr_t)sysconf(_SC_PAGESIZE), __ATOMIC_RELAXED);
+	if (RWC_UNLIKELY(!v)) {
+		/* The kernel's word from the auxiliary vector, which the
+		 * start has read already (sysconf's code and data are two
+		 * pages of libc a process need not have touched). */
+		v = (uintptr_t)getauxval(AT_PAGESZ);
+		if (!v)
+			v = (uintptr_t)sysconf(_SC_PAGESIZE);
+		__atomic_store_n(&pg, v, __ATOMIC_RELAXED);
+	}
 	return v;
 }
 

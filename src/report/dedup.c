@@ -55,19 +55,31 @@ struct rwc_site *rwc_dedup_hit(uintptr_t pc, unsigned entry, unsigned problem, i
 
 /* The entry point a key names: the call's name, and for syscall() the
  * system call's (else NULL). */
+/* The system calls' names as one pool and offsets: read-only data the
+ * loader never relocates. */
+static const struct sys_pool {
+#define RWC_SYSNAME_(s) char s_##s[sizeof #s];
+	RWC_SYSCALLS_CHECKED(RWC_SYSNAME_)
+#undef RWC_SYSNAME_
+} sys_pool = {
+#define RWC_SYSNAME_(s) #s,
+	RWC_SYSCALLS_CHECKED(RWC_SYSNAME_)
+#undef RWC_SYSNAME_
+};
+
+static const unsigned short sys_off[] = {
+#define RWC_SYSNAME_(s) offsetof(struct sys_pool, s_##s),
+	RWC_SYSCALLS_CHECKED(RWC_SYSNAME_)
+#undef RWC_SYSNAME_
+};
+
 static const char *entry_name(unsigned entry, const char **sysname)
 {
-	static const char *const sysnames[] = {
-#define RWC_SYSNAME_(s) #s,
-		RWC_SYSCALLS_CHECKED(RWC_SYSNAME_)
-#undef RWC_SYSNAME_
-	};
-
 	*sysname = NULL;
 	if (entry < RWC_REAL_COUNT)
-		return rwc_real_names[entry];
-	if (entry - RWC_REAL_COUNT < sizeof sysnames / sizeof sysnames[0])
-		*sysname = sysnames[entry - RWC_REAL_COUNT];
+		return rwc_real_name(entry);
+	if (entry - RWC_REAL_COUNT < sizeof sys_off / sizeof sys_off[0])
+		*sysname = (const char *)&sys_pool + sys_off[entry - RWC_REAL_COUNT];
 	return "syscall";
 }
 
