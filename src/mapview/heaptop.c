@@ -5,11 +5,11 @@
 
 #include "mapview/heaptop.h"
 
+#include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "base/real.h"
-#include "mapview/mapnews.h"
 
 extern void *__curbrk; /* glibc's program break (read only) */
 
@@ -25,7 +25,7 @@ static uintptr_t program_break(void)
 
 static uintptr_t page_end(uintptr_t b)
 {
-	uintptr_t pg = rwc_page_size();
+	uintptr_t pg = (uintptr_t)getauxval(AT_PAGESZ); /* (the start read it: no page of sysconf) */
 
 	return b && b != (uintptr_t)-1 ? (b + pg - 1) & ~(pg - 1) : 0;
 }

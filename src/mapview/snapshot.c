@@ -15,6 +15,7 @@
 
 #include <fcntl.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -23,7 +24,6 @@
 #include "base/log.h"
 #include "mapview/maps_parse.h"
 #include "mapview/heaptop.h"
-#include "mapview/mapnews.h"
 #include "base/ownmem.h"
 #include "mapview/mapsfile.h"
 #include "mapview/overlay.h"
@@ -103,7 +103,7 @@ static void build_pagemap(struct snap *s)
 {
 	if (s->n < __atomic_load_n(&rwc_snap_pm_min, __ATOMIC_RELAXED))
 		return (void)__atomic_store_n(&s->pm.ok, 0, __ATOMIC_RELAXED);
-	rwc_pagemap_init(&s->pm, s->pm_mem, PM_WORDS, (unsigned)__builtin_ctzl((unsigned long)rwc_page_size()));
+	rwc_pagemap_init(&s->pm, s->pm_mem, PM_WORDS, (unsigned)__builtin_ctzl(getauxval(AT_PAGESZ)));
 	for (size_t k = 0; k < s->n && s->pm.ok; k++)
 		rwc_pagemap_set(&s->pm, s->ent[k].sp & ~(uintptr_t)PROT_MASK, s->ent[k].end,
 				rwc_prot_needs((unsigned)(s->ent[k].sp & PROT_MASK)));
