@@ -21,6 +21,17 @@
 #include "base/real.h"
 #include "mapview/mapview.h"
 
+/* The scratch in .lbss, after .bss, where GCC makes it a NOBITS section
+ * (x86-64): in .bss its page alignment would move .bss to a page boundary
+ * of its own, crtstuff's completed.0 (first in .bss) alone on a page that
+ * every process then faults in at exit.  (Clang makes .lbss PROGBITS: a
+ * third segment, a mapping more per process.) */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define RWC_SCRATCH_SECTION __attribute__((section(".lbss.rwc_scratch")))
+#else
+#define RWC_SCRATCH_SECTION
+#endif
+
 #define CHUNK 16 /* headers read at a time */
 #define WIN 4096 /* a file's tail read at once */
 static struct {
@@ -28,11 +39,7 @@ static struct {
 	ElfW(Shdr) sh[CHUNK];
 	char tab[512];
 	char win[WIN] __attribute__((aligned(4096))); /* (one page: one fault) */
-} scratch /* under busy */
-	/* (After .bss, which its page alignment would otherwise move to a
-	 * page boundary: crtstuff's completed.0, first in .bss, would be
-	 * alone on a page that every process then faults in at exit.) */
-	__attribute__((section(".lbss.rwc_scratch")));
+} scratch RWC_SCRATCH_SECTION; /* under busy */
 
 /* By the loader's load bias and name (the pointer: its link map's l_addr
  * and l_name).  An entry is published by its name, written last (NULL
