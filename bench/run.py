@@ -260,8 +260,10 @@ def checks_of(o, scale, want):
         a = [args[0], max(1, args[1] // scale)]
         on, off = on_off(check)
         prog = prog[0] if prog else None
-        base, lib, r_none = measure(lambda p, i: micro(a, on if p else False, prog=prog), o.samples)
-        off_t, _, r_off = measure(lambda p, i: micro(a, on if p else off, prog=prog), o.samples)
+        # lines that start processes: as many pairs as process start
+        n = o.samples * (MORE_PAIRS["spawn"] if args[0] in UNPINNED else 1)
+        base, lib, r_none = measure(lambda p, i: micro(a, on if p else False, prog=prog), n)
+        off_t, _, r_off = measure(lambda p, i: micro(a, on if p else off, prog=prog), n)
         checks.append((name, check, base, off_t, lib, r_none, r_off, target))
     progs = [p for p in CHECK_PROGRAMS if want(p[0])]
     if not progs:
@@ -306,7 +308,8 @@ def report(o, rows, rss, checks):
         print("%-44s %6s %7.1f %s %7.1f %s %7.1f %s %8.3f %8.3f %7s%s" % (
             name, check, base, unit, off_t, unit, lib, unit, r_none, r_off,
             "%.2f" % target if target else "-", mark))
-    print("samples per line: %d (per-call lines x%d, process start x%d, shell loop x%d), with/without"
+    print("samples per line: %d (per-call lines x%d, process start and the check lines that start"
+          " processes x%d, shell loop x%d), with/without"
           " back to back in alternating order, per-call lines on CPU %s; times are medians, ratio the"
           " median of the paired ratios; %d line(s) missed"
           % (o.samples, MORE_PAIRS_PER_CALL, MORE_PAIRS["spawn"], MORE_PAIRS["loop"],

@@ -1,9 +1,9 @@
 /* dwprobe.c: which modules' files have DWARF (see dwprobe.h).  A fixed
  * table by load bias and name, filled under a try-lock of its own and
- * read without it (the link map _dl_find_object finds has both); the file
- * read with pread into a scratch kept under that lock (the caller's stack
- * may be a small thread's), names compared by hand (no lazy binding's
- * frame on it either).  No allocation. */
+ * read without it (the link map _dl_find_object finds has both); the file's
+ * headers read with pread onto the stack a KiB at a time (the caller's
+ * may be a small thread's: 16 KiB), a section's name only where its
+ * header allows .debug_info.  No allocation. */
 #include "config.h"
 
 #include "frames/dwprobe.h"
@@ -21,25 +21,13 @@
 #include "base/real.h"
 #include "mapview/mapview.h"
 
-/* The scratch in .lbss, after .bss, where GCC makes it a NOBITS section
- * (x86-64): in .bss its page alignment would move .bss to a page boundary
- * of its own, crtstuff's completed.0 (first in .bss) alone on a page that
- * every process then faults in at exit.  (Clang makes .lbss PROGBITS: a
- * third segment, a mapping more per process.) */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define RWC_SCRATCH_SECTION __attribute__((section(".lbss.rwc_scratch")))
-#else
-#define RWC_SCRATCH_SECTION
-#endif
-
+/* The headers are read onto the stack, 1 KiB at a time: pages the
+ * thread has touched, where a buffer in .bss would be a page of its own,
+ * a fault (~5 us in a VM) inside the first stack check of every process.
+ * The program headers past that first KiB (a rare file) go to SCRATCH. */
 #define CHUNK 16 /* headers read at a time */
-#define WIN 4096 /* a file's tail read at once */
-static struct {
-	ElfW(Phdr) ph[CHUNK];
-	ElfW(Shdr) sh[CHUNK];
-	char tab[512];
-	char win[WIN] __attribute__((aligned(4096))); /* (one page: one fault) */
-} scratch RWC_SCRATCH_SECTION; /* under busy */
+#define HEAD 1024 /* the ELF header and the program headers, read at once */
+static ElfW(Phdr) scratch[CHUNK]; /* under busy */
 
 /* By the loader's load bias and name (the pointer: its link map's l_addr
  * and l_name).  An entry is published by its name, written last (NULL
@@ -130,107 +118,76 @@ int rwc_dw_same_file(int fd, const ElfW(Phdr) *ph, int phnum)
 	       same_file(fd, &eh, ph, phnum, fp, NULL, 0);
 }
 
-/* S (N bytes of it readable) is ".debug_info", its terminator included. */
-static int names_debug_info(const char *s, size_t n)
+/* Whether section header SH may be .debug_info: not loaded, not
+ * strings (.comment), not symbols: none such in most files built
+ * without -g, whose sections' names then need no read at all. */
+static int may_be_debug_info(const ElfW(Shdr) *sh)
+{
+	return sh->sh_type == SHT_PROGBITS && sh->sh_size &&
+	       !(sh->sh_flags & (SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR | SHF_MERGE | SHF_STRINGS));
+}
+
+/* Whether SH, in the names' section NAMES, is named ".debug_info". */
+static int is_debug_info(int fd, const ElfW(Shdr) *sh, const ElfW(Shdr) *names)
 {
 	static const char want[] = ".debug_info";
-	size_t i;
+	char name[sizeof want];
 
-	for (i = 0; i < sizeof want && i < n && s[i] == want[i]; i++)
-		;
-	return i == sizeof want;
-}
-
-/* Whether section header SH names .debug_info: its name looked up in
- * TAB (the first NTAB bytes of the names' section NAMES), else read. */
-static int is_debug_info(int fd, const ElfW(Shdr) *sh, const ElfW(Shdr) *names, const char *tab, size_t ntab)
-{
-	char name[16];
-
-	if (sh->sh_type != SHT_PROGBITS || sh->sh_name >= names->sh_size)
-		return 0;
-	if (sh->sh_name + sizeof name <= ntab || names->sh_size <= ntab) /* (the name ends in TAB) */
-		return names_debug_info(tab + sh->sh_name, ntab - sh->sh_name);
-	return REAL(pread)(fd, name, sizeof name, (off_t)(names->sh_offset + sh->sh_name)) > 0 &&
-	       names_debug_info(name, sizeof name);
-}
-
-/* Whether any of the section headers SH[0..K) names .debug_info. */
-static int any_debug_info(int fd, const ElfW(Shdr) *sh, unsigned k, const ElfW(Shdr) *names, const char *tab,
-			  ssize_t ntab)
-{
-	for (unsigned j = 0; j < k; j++)
-		if (is_debug_info(fd, &sh[j], names, tab, ntab > 0 ? (size_t)ntab : 0))
-			return 1;
-	return 0;
-}
-
-/* The same from one read of the file's tail, where the section headers
- * (and usually the names' section before them) fit in WIN bytes: 1, 0, or
- * -1 they do not fit (sections_say reads them in blocks). */
-static int tail_says(int fd, const ElfW(Ehdr) *eh, unsigned n)
-{
-	size_t shbytes = (size_t)n * sizeof(ElfW(Shdr)), room, ntab;
-	uint64_t start;
-	const ElfW(Shdr) *sh, *names;
-	const char *tab;
-
-	if (shbytes > WIN - 512 || eh->e_shoff % 8 || eh->e_shoff > (uint64_t)INT64_MAX - WIN)
-		return -1;
-	room = (WIN - shbytes) & ~(size_t)7;
-	start = eh->e_shoff > room ? eh->e_shoff - room : 0;
-	if (REAL(pread)(fd, scratch.win, (size_t)(eh->e_shoff - start) + shbytes, (off_t)start) !=
-	    (ssize_t)((size_t)(eh->e_shoff - start) + shbytes))
-		return 0;
-	sh = (const ElfW(Shdr) *)(scratch.win + (eh->e_shoff - start));
-	names = &sh[eh->e_shstrndx];
-	if (names->sh_offset >= start && names->sh_offset < eh->e_shoff) { /* the names in what was read */
-		tab = scratch.win + (names->sh_offset - start);
-		ntab = (size_t)(eh->e_shoff - names->sh_offset);
-	} else {
-		ssize_t got = REAL(pread)(fd, scratch.tab, sizeof scratch.tab, (off_t)names->sh_offset);
-
-		tab = scratch.tab;
-		ntab = got > 0 ? (size_t)got : 0;
-	}
-	return any_debug_info(fd, sh, n, names, tab, (ssize_t)ntab);
+	return sh->sh_name < names->sh_size && names->sh_size - sh->sh_name >= sizeof want &&
+	       REAL(pread)(fd, name, sizeof name, (off_t)(names->sh_offset + sh->sh_name)) == (ssize_t)sizeof name &&
+	       memcmp(name, want, sizeof want) == 0;
 }
 
 /* Whether the ELF file at FD, whose ELF header is EH, has a .debug_info
- * section: its section headers read in blocks, the last block first (the
- * names' section is usually the last), then the names. */
+ * section: its section headers read in blocks from the last (the .debug_
+ * ones come late, before the symbols), the names' section's header and a
+ * name read only for a section that may be it. */
 static int sections_say(int fd, const ElfW(Ehdr) *eh)
 {
-	ElfW(Shdr) *sh = scratch.sh, names;
-	char *tab = scratch.tab;
-	unsigned n = eh->e_shnum < 4096 ? eh->e_shnum : 4096, last = n > CHUNK + 1 ? n - CHUNK : 1, k = n - last;
-	ssize_t ntab;
-	int has;
+	ElfW(Shdr) sh[CHUNK], names;
+	unsigned n = eh->e_shnum < 4096 ? eh->e_shnum : 4096, end = n;
+	int named = 0;
 
 	if (eh->e_shentsize != sizeof names || eh->e_shstrndx == SHN_UNDEF || eh->e_shstrndx >= n || n < 2)
 		return 0;
-	if ((has = tail_says(fd, eh, n)) >= 0)
-		return has;
-	if (REAL(pread)(fd, sh, k * sizeof names, (off_t)(eh->e_shoff + last * sizeof names)) != (ssize_t)(k * sizeof names))
-		return 0;
-	if (eh->e_shstrndx >= last)
-		names = sh[eh->e_shstrndx - last];
-	else if (REAL(pread)(fd, &names, sizeof names, (off_t)(eh->e_shoff + eh->e_shstrndx * sizeof names)) !=
-		 (ssize_t)sizeof names)
-		return 0;
-	ntab = REAL(pread)(fd, tab, sizeof scratch.tab, (off_t)names.sh_offset);
-	if (any_debug_info(fd, sh, k, &names, tab, ntab))
-		return 1;
-	for (unsigned i = 1; i < last; i += CHUNK) {
-		unsigned c = last - i < CHUNK ? last - i : CHUNK;
+	while (end > 1) { /* (section 0 is none) */
+		unsigned start = end > CHUNK + 1 ? end - CHUNK : 1, c = end - start;
 		size_t len = c * sizeof names;
 
-		if (REAL(pread)(fd, sh, len, (off_t)(eh->e_shoff + i * sizeof names)) != (ssize_t)len)
+		if (REAL(pread)(fd, sh, len, (off_t)(eh->e_shoff + start * sizeof names)) != (ssize_t)len)
 			return 0;
-		if (any_debug_info(fd, sh, c, &names, tab, ntab))
-			return 1;
+		for (unsigned j = 0; j < c; j++) {
+			if (!may_be_debug_info(&sh[j]))
+				continue;
+			if (!named && eh->e_shstrndx >= start && eh->e_shstrndx < end)
+				names = sh[eh->e_shstrndx - start];
+			else if (!named && REAL(pread)(fd, &names, sizeof names,
+							(off_t)(eh->e_shoff + eh->e_shstrndx * sizeof names)) != (ssize_t)sizeof names)
+				return 0;
+			named = 1;
+			if (is_debug_info(fd, &sh[j], &names))
+				return 1;
+		}
+		end = start;
 	}
 	return 0;
+}
+
+/* The ELF header of the file at FD into *EH, when its program headers are
+ * PH[0..PHNUM) and its ELF header that in memory, MEM (where mapped):
+ * the file is the module's.  The head is read onto the stack (see CHUNK),
+ * in a frame of its own, gone before the section headers are read. */
+static __attribute__((noinline)) int file_header(int fd, const ElfW(Ehdr) *mem, const ElfW(Phdr) *ph, int phnum,
+						 ElfW(Ehdr) *eh)
+{
+	char head[HEAD] __attribute__((aligned(8))); /* (the program headers too) */
+	ssize_t got = REAL(pread)(fd, head, sizeof head, 0);
+
+	if (got < (ssize_t)sizeof *eh)
+		return 0;
+	memcpy(eh, head, sizeof *eh);
+	return (!mem || memcmp(mem, eh, sizeof *eh) == 0) &&
+	       (!ph || same_file(fd, eh, ph, phnum, scratch, head, (size_t)got));
 }
 
 /* Whether the ELF file at FD is the module (loaded with the program
@@ -240,17 +197,12 @@ static int sections_say(int fd, const ElfW(Ehdr) *eh)
 static int has_debug_info(int fd, const ElfW(Ehdr) *mem, const ElfW(Phdr) *ph, int phnum)
 {
 	ElfW(Ehdr) eh;
-	ssize_t got = 0;
 
 	if (!ph && mem)
 		eh = *mem;
-	else if ((got = REAL(pread)(fd, scratch.win, 1024, 0)) < (ssize_t)sizeof eh) /* (the program headers too) */
+	else if (!file_header(fd, mem, ph, phnum, &eh))
 		return -1;
-	else
-		memcpy(&eh, scratch.win, sizeof eh);
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || (ph && mem && memcmp(mem, &eh, sizeof eh) != 0) ||
-	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
-	    (ph && !same_file(fd, &eh, ph, phnum, scratch.ph, scratch.win, got > 0 ? (size_t)got : 0)))
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32))
 		return -1;
 	return sections_say(fd, &eh);
 }
