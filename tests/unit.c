@@ -635,6 +635,12 @@ static void test_sites(void)
 			rwc_site_id(base + 0x1000 + (uintptr_t)i * 0x2a3) == id[i];
 	}
 	ok(same && back, "sites: 40 sites of one module: one page of the table, each id kept and found again");
+	/* a page's first access is the claim's write (no zero page mapped
+	 * by a read first): the page is marked written, and a key there is
+	 * then found by the first-slot look, never the probing path */
+	ok((__atomic_load_n(&rwc_site_pages, __ATOMIC_RELAXED) >> page & 1) &&
+	   __builtin_popcount(rwc_site_pages) == 1,
+	   "sites: the page the 40 keys are on is marked written, no other");
 	for (int i = 0; i < 700; i++) /* more than a page holds, one window */
 		id[i] = rwc_site_id(far + (uintptr_t)i * 0x101);
 	for (int i = 0; i < 700; i++) {

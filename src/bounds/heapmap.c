@@ -16,39 +16,44 @@ size_t rwc_hm_top_end RWC_START_DATA;
 int rwc_hm_origins = 1;
 
 /* *SLOT, or N bytes mapped, given FIRST as their first word and published
- * there; when another thread published first, ours goes back.  NULL
- * without memory. */
-static void *map_once(void **slot, size_t n, uintptr_t first)
+ * there (0: the mapping's own zeros); when another thread published first, ours goes back.  NULL
+ * without memory.  LOOK 0: *SLOT is not read first (its page may be one
+ * no one has touched: the exchange's write is its one fault). */
+static void *map_once(void **slot, size_t n, uintptr_t first, int look)
 {
-	void *cur = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *m;
+	void *cur = look ? __atomic_load_n(slot, __ATOMIC_ACQUIRE) : NULL, *m;
 
 	if (cur)
 		return cur;
 	m = rwc_own_mmap(n);
 	if (!m)
 		return NULL;
-	*(uintptr_t *)m = first;
+	if (first) /* (a zero page needs no write: a page fault less) */
+		*(uintptr_t *)m = first;
 	if (__atomic_compare_exchange_n(slot, &cur, m, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return m;
 	rwc_own_munmap(m, n);
 	return cur;
 }
 
+/* The leaf of A, made when MAKE.  An index at or past the end is not
+ * read (the table's page there may be untouched). */
 static inline __attribute__((always_inline)) struct rwc_hm_leaf *leaf_of(uintptr_t a, int make)
 {
-	size_t i = a >> LEAF_SHIFT;
-	struct rwc_hm_leaf *l;
+	size_t i = a >> LEAF_SHIFT, e;
+	struct rwc_hm_leaf *l = NULL;
 
 	if (RWC_UNLIKELY(i >= NLEAVES))
 		return NULL;
-	l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE);
+	e = __atomic_load_n(&rwc_hm_top_end, __ATOMIC_ACQUIRE);
+	if (RWC_LIKELY(i < e))
+		l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE);
 	if (RWC_LIKELY(l) || !make)
 		return l;
-	for (size_t e = __atomic_load_n(&rwc_hm_top_end, __ATOMIC_RELAXED); e <= i;)
-		if (__atomic_compare_exchange_n(&rwc_hm_top_end, &e, i + 1, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-			break;
+	while (e <= i && !__atomic_compare_exchange_n(&rwc_hm_top_end, &e, i + 1, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		;
 	/* first word: lowest, no block yet */
-	return map_once((void **)&rwc_hm_top[i], sizeof *l, UINTPTR_MAX);
+	return map_once((void **)&rwc_hm_top[i], sizeof *l, UINTPTR_MAX, 0);
 }
 
 static inline size_t grain(uintptr_t a)
@@ -56,14 +61,29 @@ static inline size_t grain(uintptr_t a)
 	return (a & ((1ul << LEAF_SHIFT) - 1)) >> 4;
 }
 
-static inline void set_bit(uint64_t *bits, uint64_t *sum, size_t g)
+/* Whether bit K of the page mask MASK is set; sets it. */
+static inline int written(uint64_t *mask, size_t k)
 {
+	uint64_t b = 1ull << (k % 64);
+
+	if (__atomic_load_n(&mask[k / 64], __ATOMIC_RELAXED) & b)
+		return 1;
+	__atomic_fetch_or(&mask[k / 64], b, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* Sets bit G of leaf L's live (FREED 0) or freed bits, and its summary
+ * bit.  The summary is read before it is written (its line stays shared
+ * between threads) once a write has reached its page. */
+static inline void set_bit(struct rwc_hm_leaf *l, int freed, size_t g)
+{
+	uint64_t *bits = freed ? l->freed : l->live, *sum = freed ? l->freed_sum : l->live_sum;
 	size_t w = g / 64;
 	uint64_t m = 1ull << (g % 64), sm = 1ull << (w % 64);
 
 	__atomic_fetch_or(&bits[w], m, __ATOMIC_RELEASE);
-	/* Read before writing: the summary line stays shared between threads. */
-	if (!(__atomic_load_n(&sum[w / 64], __ATOMIC_RELAXED) & sm))
+	if (!written(&l->sums_written, (size_t)freed * (WORDS / 64 / RWC_HM_PAGE_WORDS) + w / 64 / RWC_HM_PAGE_WORDS) ||
+	    !(__atomic_load_n(&sum[w / 64], __ATOMIC_RELAXED) & sm))
 		__atomic_fetch_or(&sum[w / 64], sm, __ATOMIC_RELEASE);
 }
 
@@ -73,11 +93,12 @@ static inline void set_bit(uint64_t *bits, uint64_t *sum, size_t g)
  * free site) as set_bit's release would. */
 static inline void set_freed_bit(struct rwc_hm_leaf *l, size_t g)
 {
-	if (__atomic_load_n(&l->freed[g / 64], __ATOMIC_RELAXED) & (1ull << (g % 64))) {
+	if (written(l->freed_written, g / 64 / RWC_HM_PAGE_WORDS) &&
+	    (__atomic_load_n(&l->freed[g / 64], __ATOMIC_RELAXED) & (1ull << (g % 64)))) {
 		__atomic_thread_fence(__ATOMIC_RELEASE);
 		return;
 	}
-	set_bit(l->freed, l->freed_sum, g);
+	set_bit(l, 1, g);
 }
 
 /* Lowers the leaf's lowest start to P (before the bit is set: a search
@@ -132,7 +153,7 @@ static inline __attribute__((always_inline)) uint32_t *site_word(struct rwc_hm_l
 	uint32_t *s = __atomic_load_n(&l->sites, __ATOMIC_ACQUIRE);
 
 	if (RWC_UNLIKELY(!s) && make)
-		s = map_once((void **)&l->sites, SITE_INDEX(GRAINS) * sizeof *s, 0);
+		s = map_once((void **)&l->sites, SITE_INDEX(GRAINS) * sizeof *s, 0, 1);
 	return s ? &s[SITE_INDEX(g)] : NULL;
 }
 
@@ -156,7 +177,7 @@ static __attribute__((noinline)) void live_req_any(uintptr_t p, uint32_t site, s
 	}
 	if (req != SIZE_MAX)
 		record_request(l, p, req, usable);
-	set_bit(l->live, l->live_sum, g); /* release: the record before the bit */
+	set_bit(l, 0, g); /* release: the record before the bit */
 }
 
 /* The common block (its leaf and site words there, not below the
@@ -172,7 +193,8 @@ struct rwc_hm_leaf *rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size
 
 	if (RWC_UNLIKELY(!p || (p & (RWC_HM_GRAIN - 1)) || i >= NLEAVES))
 		return NULL;
-	l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE);
+	l = RWC_LIKELY(i < __atomic_load_n(&rwc_hm_top_end, __ATOMIC_ACQUIRE)) ? __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)
+									       : NULL; /* (see leaf_of) */
 	if (RWC_LIKELY(l) && origins)
 		sites = __atomic_load_n(&l->sites, __ATOMIC_ACQUIRE);
 	if (RWC_UNLIKELY(!l || p < __atomic_load_n(&l->lowest, __ATOMIC_RELAXED) || (origins && !sites) ||
@@ -183,7 +205,7 @@ struct rwc_hm_leaf *rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size
 	if (sites)
 		__atomic_store_n(&sites[SITE_INDEX(g)], site & 0xffffu, __ATOMIC_RELAXED);
 	__atomic_store_n(&l->slack[g], (uint8_t)slack, __ATOMIC_RELAXED);
-	set_bit(l->live, l->live_sum, g); /* release: the record before the bit */
+	set_bit(l, 0, g); /* release: the record before the bit */
 	return l;
 }
 

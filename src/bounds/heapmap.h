@@ -30,15 +30,23 @@
 
 #define RWC_HM_GRAINS (1ul << (RWC_HM_LEAF_SHIFT - 4)) /* bits per bitmap */
 #define RWC_HM_WORDS (RWC_HM_GRAINS / 64)
+#define RWC_HM_PAGE_WORDS 512u /* 64-bit words in a 4 KiB page */
 
 /* One leaf: 1 GiB of address space. */
 struct rwc_hm_leaf {
 	uintptr_t lowest;                   /* no block ever started below this */
+	/* On the leaf's first page, which its making writes: what every
+	 * record reads, and which pages of the arrays a write has reached.
+	 * A page's first access that is a read maps the zero page, and the
+	 * write after it is a second fault; a record writes first (one
+	 * fault) where its page has not been written. */
+	uint32_t *sites;                    /* per 2 grains, when sites are kept */
+	uint64_t sums_written;              /* bit k: page k of the sums (live_sum's, then freed_sum's) */
+	uint64_t freed_written[RWC_HM_WORDS / RWC_HM_PAGE_WORDS / 64]; /* bit k: page k of freed */
 	uint64_t live[RWC_HM_WORDS];        /* bit g: a live block starts at grain g */
 	uint64_t freed[RWC_HM_WORDS];       /* ... a block that started there was freed */
 	uint64_t live_sum[RWC_HM_WORDS / 64];  /* bit w: live[w] may be nonzero */
 	uint64_t freed_sum[RWC_HM_WORDS / 64]; /* never cleared: a hint */
-	uint32_t *sites;                    /* per 2 grains, when sites are kept */
 	/* slack[g]: usable - requested bytes of the block that starts (or
 	 * started) at grain g; RWC_HM_ESCAPE: the requested size is the
 	 * little-endian 8 bytes slack[g+1..g+8] (such a block spans at least
