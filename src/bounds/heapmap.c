@@ -77,24 +77,22 @@ static inline int written(uint64_t *mask, size_t k)
  * between threads) once a write has reached its page. */
 static inline void set_bit(struct rwc_hm_leaf *l, int freed, size_t g)
 {
-	uint64_t *bits = freed ? l->freed : l->live, *sum = freed ? l->freed_sum : l->live_sum;
-	size_t w = g / 64;
-	uint64_t m = 1ull << (g % 64), sm = 1ull << (w % 64);
+	size_t w = g / 64, s = 2 * (w / 64) + (size_t)freed;
+	uint64_t sm = 1ull << (w % 64);
 
-	__atomic_fetch_or(&bits[w], m, __ATOMIC_RELEASE);
-	if (!written(&l->sums_written, (size_t)freed * (WORDS / 64 / RWC_HM_PAGE_WORDS) + w / 64 / RWC_HM_PAGE_WORDS) ||
-	    !(__atomic_load_n(&sum[w / 64], __ATOMIC_RELAXED) & sm))
-		__atomic_fetch_or(&sum[w / 64], sm, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&l->bits[2 * w + (size_t)freed], 1ull << (g % 64), __ATOMIC_RELEASE);
+	if (!written(&l->sums_written, s / RWC_HM_PAGE_WORDS) || !(__atomic_load_n(&l->sums[s], __ATOMIC_RELAXED) & sm))
+		__atomic_fetch_or(&l->sums[s], sm, __ATOMIC_RELEASE);
 }
 
 /* set_bit for the freed bits, which are never cleared: a grain freed
  * before (an address the allocator hands out again) costs a load, not
- * a locked write.  The fence orders what the caller stored before (the
- * free site) as set_bit's release would. */
+ * a locked write (its page written: the live word beside it was, when
+ * the block was recorded or its free cleared it).  The fence orders what
+ * the caller stored before (the free site) as set_bit's release would. */
 static inline void set_freed_bit(struct rwc_hm_leaf *l, size_t g)
 {
-	if (written(l->freed_written, g / 64 / RWC_HM_PAGE_WORDS) &&
-	    (__atomic_load_n(&l->freed[g / 64], __ATOMIC_RELAXED) & (1ull << (g % 64)))) {
+	if (__atomic_load_n(&RWC_HM_FREED(l, g / 64), __ATOMIC_RELAXED) & (1ull << (g % 64))) {
 		__atomic_thread_fence(__ATOMIC_RELEASE);
 		return;
 	}
@@ -233,7 +231,7 @@ void rwc_hm_freed(uintptr_t p, int mark, uint32_t free_site)
 	g = grain(p);
 	/* The live bit goes first: another thread may be handed this block
 	 * again as soon as it is free. */
-	__atomic_fetch_and(&l->live[g / 64], ~(1ull << (g % 64)), __ATOMIC_RELEASE);
+	__atomic_fetch_and(&RWC_HM_LIVE(l, g / 64), ~(1ull << (g % 64)), __ATOMIC_RELEASE);
 	if (mark || free_site)
 		note_free_site(l, g, free_site);
 	if (mark)
@@ -250,7 +248,7 @@ int rwc_hm_hold(uintptr_t p, uint32_t free_site)
 		return 0;
 	g = grain(p);
 	m = 1ull << (g % 64);
-	if (!(__atomic_fetch_and(&l->live[g / 64], ~m, __ATOMIC_ACQ_REL) & m))
+	if (!(__atomic_fetch_and(&RWC_HM_LIVE(l, g / 64), ~m, __ATOMIC_ACQ_REL) & m))
 		return 0;
 	note_free_site(l, g, free_site);
 	set_freed_bit(l, g);
@@ -265,16 +263,17 @@ int rwc_hm_was_freed(uintptr_t p)
 	if (!p || (p & (RWC_HM_GRAIN - 1)) || !(l = leaf_of(p, 0)))
 		return 0;
 	g = grain(p);
-	return !(__atomic_load_n(&l->live[g / 64], __ATOMIC_ACQUIRE) & (1ull << (g % 64))) &&
-	       (__atomic_load_n(&l->freed[g / 64], __ATOMIC_ACQUIRE) & (1ull << (g % 64)));
+	return !(__atomic_load_n(&RWC_HM_LIVE(l, g / 64), __ATOMIC_ACQUIRE) & (1ull << (g % 64))) &&
+	       (__atomic_load_n(&RWC_HM_FREED(l, g / 64), __ATOMIC_ACQUIRE) & (1ull << (g % 64)));
 }
 
 /* The highest set bit at or below grain G and at or above grain LOW in
- * one leaf's bitmap, as an index + 1; 0 if none. */
+ * one leaf's bitmap, as an index + 1; 0 if none.  BITS and SUM: its
+ * first word and its summary's, each every other word (RWC_HM_LIVE). */
 static size_t prev_bit(const uint64_t *bits, const uint64_t *sum, size_t g, size_t low)
 {
 	size_t w = g / 64;
-	uint64_t m = __atomic_load_n(&bits[w], __ATOMIC_ACQUIRE);
+	uint64_t m = __atomic_load_n(&bits[2 * w], __ATOMIC_ACQUIRE);
 
 	m &= (g % 64 == 63) ? ~0ull : ((1ull << (g % 64 + 1)) - 1);
 	if (m) {
@@ -283,7 +282,7 @@ static size_t prev_bit(const uint64_t *bits, const uint64_t *sum, size_t g, size
 	}
 	while (w > low / 64) {
 		size_t s = (w - 1) / 64;
-		uint64_t sm = __atomic_load_n(&sum[s], __ATOMIC_ACQUIRE);
+		uint64_t sm = __atomic_load_n(&sum[2 * s], __ATOMIC_ACQUIRE);
 
 		sm &= ((w - 1) % 64 == 63) ? ~0ull : ((1ull << ((w - 1) % 64 + 1)) - 1);
 		if (!sm) {
@@ -291,7 +290,7 @@ static size_t prev_bit(const uint64_t *bits, const uint64_t *sum, size_t g, size
 			continue;
 		}
 		w = s * 64 + 63 - (size_t)__builtin_clzll(sm);
-		m = __atomic_load_n(&bits[w], __ATOMIC_ACQUIRE);
+		m = __atomic_load_n(&bits[2 * w], __ATOMIC_ACQUIRE);
 		if (m) {
 			size_t b = w * 64 + 63 - (size_t)__builtin_clzll(m);
 			return b >= low ? b + 1 : 0;
@@ -312,8 +311,7 @@ uintptr_t rwc_hm_prev(uintptr_t a, int freed, uintptr_t floor)
 		size_t low = lowest > base ? grain(lowest) : 0, b;
 
 		if (l && a >= __atomic_load_n(&l->lowest, __ATOMIC_ACQUIRE)) {
-			b = freed ? prev_bit(l->freed, l->freed_sum, grain(a), low)
-				  : prev_bit(l->live, l->live_sum, grain(a), low);
+			b = prev_bit(l->bits + freed, l->sums + freed, grain(a), low);
 			if (b)
 				return base + (b - 1) * RWC_HM_GRAIN;
 		}
@@ -332,7 +330,7 @@ void rwc_hm_widen(uintptr_t p)
 	if (!p || (p & (RWC_HM_GRAIN - 1)) || !(l = leaf_of(p, 0)))
 		return;
 	g = grain(p);
-	if (__atomic_load_n(&l->live[g / 64], __ATOMIC_ACQUIRE) & (1ull << (g % 64)))
+	if (__atomic_load_n(&RWC_HM_LIVE(l, g / 64), __ATOMIC_ACQUIRE) & (1ull << (g % 64)))
 		__atomic_store_n(&l->slack[g], 0, __ATOMIC_RELAXED);
 }
 

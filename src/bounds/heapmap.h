@@ -31,22 +31,30 @@
 #define RWC_HM_GRAINS (1ul << (RWC_HM_LEAF_SHIFT - 4)) /* bits per bitmap */
 #define RWC_HM_WORDS (RWC_HM_GRAINS / 64)
 #define RWC_HM_PAGE_WORDS 512u /* 64-bit words in a 4 KiB page */
+/* Word W of leaf L's live and freed bits, and summary word S of each. */
+#define RWC_HM_LIVE(l, w) ((l)->bits[2 * (w)])
+#define RWC_HM_FREED(l, w) ((l)->bits[2 * (w) + 1])
+#define RWC_HM_LIVE_SUM(l, s) ((l)->sums[2 * (s)])
+#define RWC_HM_FREED_SUM(l, s) ((l)->sums[2 * (s) + 1])
 
 /* One leaf: 1 GiB of address space. */
 struct rwc_hm_leaf {
 	uintptr_t lowest;                   /* no block ever started below this */
 	/* On the leaf's first page, which its making writes: what every
-	 * record reads, and which pages of the arrays a write has reached.
-	 * A page's first access that is a read maps the zero page, and the
-	 * write after it is a second fault; a record writes first (one
-	 * fault) where its page has not been written. */
+	 * record reads, and which pages of the summaries a write has
+	 * reached.  A page's first access that is a read maps the zero page,
+	 * and the write after it is a second fault; a summary is written
+	 * first (one fault) where its page has not been. */
 	uint32_t *sites;                    /* per 2 grains, when sites are kept */
-	uint64_t sums_written;              /* bit k: page k of the sums (live_sum's, then freed_sum's) */
-	uint64_t freed_written[RWC_HM_WORDS / RWC_HM_PAGE_WORDS / 64]; /* bit k: page k of freed */
-	uint64_t live[RWC_HM_WORDS];        /* bit g: a live block starts at grain g */
-	uint64_t freed[RWC_HM_WORDS];       /* ... a block that started there was freed */
-	uint64_t live_sum[RWC_HM_WORDS / 64];  /* bit w: live[w] may be nonzero */
-	uint64_t freed_sum[RWC_HM_WORDS / 64]; /* never cleared: a hint */
+	uint64_t sums_written;              /* bit k: page k of sums */
+	/* The live and freed bits side by side (RWC_HM_LIVE, RWC_HM_FREED):
+	 * a region of the heap has its bits on one page, not two, and a free
+	 * reads the freed word on the line whose live word it has written. */
+	uint64_t bits[2 * RWC_HM_WORDS];
+	/* Their summaries, side by side too (RWC_HM_LIVE_SUM, _FREED_SUM):
+	 * bit w of the live one: the live word w may be nonzero; of the
+	 * freed one (never cleared): a hint. */
+	uint64_t sums[2 * RWC_HM_WORDS / 64];
 	/* slack[g]: usable - requested bytes of the block that starts (or
 	 * started) at grain g; RWC_HM_ESCAPE: the requested size is the
 	 * little-endian 8 bytes slack[g+1..g+8] (such a block spans at least
@@ -207,7 +215,7 @@ static inline __attribute__((always_inline)) uintptr_t rwc_hm_near_slack(uintptr
 	if (rwc_hm_no_leaf(i) || !(l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)))
 		return 0;
 	g = (a & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;
-	m = __atomic_load_n(&l->live[g / 64], __ATOMIC_ACQUIRE) & (~0ull >> (63 - g % 64));
+	m = __atomic_load_n(&RWC_HM_LIVE(l, g / 64), __ATOMIC_ACQUIRE) & (~0ull >> (63 - g % 64));
 	if (!m)
 		return 0;
 	g = (g & ~(size_t)63) + 63 - (size_t)__builtin_clzll(m);
@@ -225,7 +233,7 @@ static inline int rwc_hm_live_slack(uintptr_t s, unsigned *slack)
 	if (rwc_hm_no_leaf(i) || !(l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)))
 		return 0;
 	g = (s & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;
-	if (!((__atomic_load_n(&l->live[g / 64], __ATOMIC_ACQUIRE) >> (g % 64)) & 1))
+	if (!((__atomic_load_n(&RWC_HM_LIVE(l, g / 64), __ATOMIC_ACQUIRE) >> (g % 64)) & 1))
 		return 0;
 	*slack = __atomic_load_n(&l->slack[g], __ATOMIC_RELAXED);
 	return 1;

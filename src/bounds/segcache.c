@@ -34,7 +34,7 @@ int rwc_vs_all(const struct iovec *iov, long iovcnt, unsigned need, uintptr_t sp
 		/* an entry's start lies below the leaves' end, in a leaf (leaves stay) */
 		lf = __atomic_load_n(&top[a >> RWC_HM_LEAF_SHIFT], __ATOMIC_ACQUIRE);
 		g &= RWC_HM_GRAINS - 1;
-		if (!((__atomic_load_n(&lf->live[g / 64], __ATOMIC_ACQUIRE) >> (g % 64)) & 1) ||
+		if (!((__atomic_load_n(&RWC_HM_LIVE(lf, g / 64), __ATOMIC_ACQUIRE) >> (g % 64)) & 1) ||
 		    __atomic_load_n(&lf->slack[g], __ATOMIC_RELAXED) != e->slack ||
 		    (rwc_chunk_word(a) & ~(size_t)1) != e->word)
 			return 0;
@@ -58,7 +58,7 @@ static inline __attribute__((always_inline)) int seg_in_block(const struct rwc_h
 {
 	size_t g = (a >> 4) & (RWC_HM_GRAINS - 1), sz;
 	/* the starts at or below a's grain, a's at the top bit */
-	uint64_t m = __atomic_load_n(&lf->live[g / 64], __ATOMIC_ACQUIRE) << (63 - g % 64);
+	uint64_t m = __atomic_load_n(&RWC_HM_LIVE(lf, g / 64), __ATOMIC_ACQUIRE) << (63 - g % 64);
 	unsigned back;
 
 	if (!m)

@@ -50,7 +50,7 @@ found:
 	leaf = __atomic_load_n(&rwc_hm_top[l >> RWC_HM_LEAF_SHIFT], __ATOMIC_ACQUIRE);
 	g = (l & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;
 	v->lo = l;
-	v->livew = &leaf->live[g / 64];
+	v->livew = &RWC_HM_LIVE(leaf, g / 64);
 	v->bit = 1ull << (g % 64);
 	v->slackp = &leaf->slack[g];
 	v->slack = slack;

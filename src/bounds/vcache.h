@@ -143,7 +143,7 @@ static inline __attribute__((always_inline)) void rwc_vc_fresh(const struct rwc_
 	e->span = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	e->lo = p;
-	e->livew = &l->live[gr / 64];
+	e->livew = &RWC_HM_LIVE(l, gr / 64);
 	e->bit = 1ull << (gr % 64);
 	e->slackp = &l->slack[gr];
 	e->slack = slack;
