@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "base/symscope.h"
+#include "base/common.h"
 
 #include <dlfcn.h>
 #include <gnu/libc-version.h>
@@ -114,9 +115,18 @@ static uint32_t find(const struct dyn *t, const char *name, const char *ver)
 		const uint32_t nb = t->gnu_hash[0], off = t->gnu_hash[1];
 		const uint32_t *buckets = (const uint32_t *)((const ElfW(Addr) *)(t->gnu_hash + 4) + t->gnu_hash[2]);
 		const uint32_t *chain = buckets + nb, h = gnu_hash(name);
+		const ElfW(Addr) *bloom = (const ElfW(Addr) *)(t->gnu_hash + 4);
+		const unsigned bits = 8 * sizeof *bloom;
+		ElfW(Addr) word, want;
 		uint32_t i;
 
-		if (!nb || (i = buckets[h % nb]) < off)
+		/* the bloom filter first: most modules do not define the name,
+		 * and their buckets and chains are then not read */
+		if (!nb || !t->gnu_hash[2])
+			return 0;
+		word = bloom[(h / bits) & (t->gnu_hash[2] - 1)];
+		want = ((ElfW(Addr))1 << (h % bits)) | ((ElfW(Addr))1 << ((h >> t->gnu_hash[3]) % bits));
+		if ((word & want) != want || (i = buckets[h % nb]) < off)
 			return 0;
 		for (;; i++) {
 			if ((chain[i - off] | 1) == (h | 1) && accepts(t, i, name, ver))
@@ -147,27 +157,76 @@ const struct link_map *rwc_module_of(const void *p)
 	return dladdr1(p, &info, (void **)&m, RTLD_DL_LINKMAP) ? m : NULL;
 }
 
+/* The module of P, asked once and kept in *KEPT (a module never
+ * unloaded: this library's, libc's). */
+static const struct link_map *kept_module(const struct link_map **kept, const void *p)
+{
+	const struct link_map *m = __atomic_load_n(kept, __ATOMIC_ACQUIRE);
+
+	if (!m && (m = rwc_module_of(p)))
+		__atomic_store_n(kept, m, __ATOMIC_RELEASE);
+	return m;
+}
+
+static const struct link_map *self_map RWC_START_DATA, *libc_map RWC_START_DATA;
+
 const struct link_map *rwc_sym_self(void)
 {
-	return rwc_module_of((const void *)&rwc_sym_self);
+	return kept_module(&self_map, (const void *)&rwc_sym_self);
+}
+
+/* The tables of the modules never unloaded that every lookup reads (the
+ * program's, the first; this library's; libc's), read once: state 0
+ * none, 1 being written, 2 ready. */
+static struct {
+	const struct link_map *m;
+	int state;
+	struct dyn t;
+} kept_dyn[3] RWC_START_DATA;
+
+/* M's tables: kept, else read into *LOCAL (and kept when M is one of
+ * those three); NULL when M has none usable. */
+static const struct dyn *dyn_of(const struct link_map *m, struct dyn *local)
+{
+	unsigned k;
+
+	for (k = 0; k < 3; k++)
+		if (__atomic_load_n(&kept_dyn[k].state, __ATOMIC_ACQUIRE) == 2 && kept_dyn[k].m == m)
+			return &kept_dyn[k].t;
+	if (!read_dyn(m, local))
+		return NULL;
+	k = !m->l_prev ? 0 : m == __atomic_load_n(&self_map, __ATOMIC_ACQUIRE) ? 1
+	    : m == __atomic_load_n(&libc_map, __ATOMIC_ACQUIRE)           ? 2 : 3;
+	if (k < 3) {
+		int free_state = 0;
+
+		if (__atomic_compare_exchange_n(&kept_dyn[k].state, &free_state, 1, 0, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED)) {
+			kept_dyn[k].m = m;
+			kept_dyn[k].t = *local;
+			__atomic_store_n(&kept_dyn[k].state, 2, __ATOMIC_RELEASE);
+		}
+	}
+	return local;
 }
 
 const struct link_map *rwc_sym_first(const char *name, const char *ver, const struct link_map *after,
 				     void **addr)
 {
 	const struct link_map *m = after ? after->l_next : rwc_sym_self();
-	struct dyn t;
+	struct dyn local;
+	const struct dyn *t;
 	uint32_t i;
 
 	if (!after)
 		while (m && m->l_prev)
 			m = m->l_prev;
 	for (; m; m = m->l_next) {
-		if (!read_dyn(m, &t) || !(i = find(&t, name, ver)))
+		if (!(t = dyn_of(m, &local)) || !(i = find(t, name, ver)))
 			continue;
-		if ((t.symtab[i].st_info & 0xf) == STT_GNU_IFUNC)
+		if ((t->symtab[i].st_info & 0xf) == STT_GNU_IFUNC)
 			return NULL; /* its address needs its resolver: not ours to run */
-		*addr = (void *)(m->l_addr + t.symtab[i].st_value);
+		*addr = (void *)(m->l_addr + t->symtab[i].st_value);
 		return m;
 	}
 	return NULL;
@@ -175,7 +234,7 @@ const struct link_map *rwc_sym_first(const char *name, const char *ver, const st
 
 const struct link_map *rwc_sym_libc(void)
 {
-	return rwc_module_of((const void *)&gnu_get_libc_version);
+	return kept_module(&libc_map, (const void *)&gnu_get_libc_version);
 }
 
 int rwc_sym_upto_libc(const struct link_map *m)
@@ -195,11 +254,11 @@ int rwc_sym_upto_libc(const struct link_map *m)
 const char *rwc_libc_symver(const char *name)
 {
 	const struct link_map *m = rwc_sym_libc();
-	struct dyn t;
+	struct dyn local;
+	const struct dyn *t;
 	uint32_t i;
 
-	if (!m || !read_dyn(m, &t) || !t.versym ||
-	    !(i = find(&t, name, NULL)))
+	if (!m || !(t = dyn_of(m, &local)) || !t->versym || !(i = find(t, name, NULL)))
 		return NULL;
-	return ver_name(&t, t.versym[i] & 0x7fff);
+	return ver_name(t, t->versym[i] & 0x7fff);
 }
