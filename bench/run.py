@@ -137,7 +137,7 @@ def env(preload):
 # cost includes how the kernel spreads parent and children over the CPUs
 # (pinned to one, the shell loop costs both libraries ~3% more).
 PIN = None
-UNPINNED = ("threads2", "spawn", "spawnone")
+UNPINNED = ("threads2", "spawn", "spawnone", "spawnglobal")
 
 
 def pinned(args):

@@ -129,4 +129,15 @@ else:
                 bad.append("+%d MiB: status %s, stdout %r, stderr %r" % (extra, got[0], got[1], got[2][:300]))
         ok(not bad, "ulimit -v from 2 to 32 MiB above the victim's own %d KiB: the %s call's result is "
            "unchanged at every 2 MiB step" % (hi, mode), "\n".join(bad))
+# librwcheck.so dlmopen'ed into a namespace whose first module the
+# program closes, a later module taking that module's link map: the
+# library's bindings there read the later module's tables, never the
+# closed one's (session 20: SIGSEGV in symscope.c find)
+dlm = Run([os.path.join(BUILD, "tests", "victim_dlmopen"), LIB, os.path.join(BUILD, "tests", ".libs", "libnsa.so"),
+           os.path.join(BUILD, "tests", ".libs", "libnsb.so")], preload=False,
+          env={"GLIBC_TUNABLES": "glibc.rtld.optional_static_tls=1000000"})
+ok(dlm.status == 0 and "result read 16" in dlm.stdout and "result pread 16" in dlm.stdout and
+   "result writev 16" in dlm.stdout,
+   "dlmopen'ed into a namespace whose first module is closed: the calls after it work", dlm.describe())
+
 done()

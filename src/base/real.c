@@ -38,6 +38,8 @@ static const unsigned short real_off[RWC_REAL_COUNT] = {
 #undef RWC_ENTRY_X_
 };
 
+_Static_assert(sizeof(struct real_pool) <= 0xffff, "16-bit offsets");
+
 const char *rwc_real_name(unsigned idx)
 {
 	return (const char *)&real_pool + real_off[idx];

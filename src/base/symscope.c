@@ -188,15 +188,21 @@ static struct {
  * those three); NULL when M has none usable. */
 static const struct dyn *dyn_of(const struct link_map *m, struct dyn *local)
 {
-	unsigned k;
+	unsigned k = 3;
 
 	for (k = 0; k < 3; k++)
 		if (__atomic_load_n(&kept_dyn[k].state, __ATOMIC_ACQUIRE) == 2 && kept_dyn[k].m == m)
 			return &kept_dyn[k].t;
 	if (!read_dyn(m, local))
 		return NULL;
-	k = !m->l_prev ? 0 : m == __atomic_load_n(&self_map, __ATOMIC_ACQUIRE) ? 1
-	    : m == __atomic_load_n(&libc_map, __ATOMIC_ACQUIRE)           ? 2 : 3;
+	/* the program: the first module, named "" (in a dlmopen namespace
+	 * the first is a library, which dlclose may unload) */
+	if (!m->l_prev && m->l_name && !m->l_name[0])
+		k = 0;
+	else if (m == __atomic_load_n(&self_map, __ATOMIC_ACQUIRE))
+		k = 1;
+	else if (m == __atomic_load_n(&libc_map, __ATOMIC_ACQUIRE))
+		k = 2;
 	if (k < 3) {
 		int free_state = 0;
 

@@ -62,6 +62,7 @@ static inline size_t grain(uintptr_t a)
 }
 
 /* Whether bit K of the page mask MASK is set; sets it. */
+_Static_assert(2 * WORDS / 64 / RWC_HM_PAGE_WORDS <= 64, "a bit per page of the summaries");
 static inline int written(uint64_t *mask, size_t k)
 {
 	uint64_t b = 1ull << (k % 64);

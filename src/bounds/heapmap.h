@@ -31,11 +31,9 @@
 #define RWC_HM_GRAINS (1ul << (RWC_HM_LEAF_SHIFT - 4)) /* bits per bitmap */
 #define RWC_HM_WORDS (RWC_HM_GRAINS / 64)
 #define RWC_HM_PAGE_WORDS 512u /* 64-bit words in a 4 KiB page */
-/* Word W of leaf L's live and freed bits, and summary word S of each. */
+/* Word W of leaf L's live and freed bits. */
 #define RWC_HM_LIVE(l, w) ((l)->bits[2 * (w)])
 #define RWC_HM_FREED(l, w) ((l)->bits[2 * (w) + 1])
-#define RWC_HM_LIVE_SUM(l, s) ((l)->sums[2 * (s)])
-#define RWC_HM_FREED_SUM(l, s) ((l)->sums[2 * (s) + 1])
 
 /* One leaf: 1 GiB of address space. */
 struct rwc_hm_leaf {
@@ -50,8 +48,8 @@ struct rwc_hm_leaf {
 	/* The live and freed bits side by side (RWC_HM_LIVE, RWC_HM_FREED):
 	 * a region of the heap has its bits on one page, not two, and a free
 	 * reads the freed word on the line whose live word it has written. */
-	uint64_t bits[2 * RWC_HM_WORDS];
-	/* Their summaries, side by side too (RWC_HM_LIVE_SUM, _FREED_SUM):
+	_Alignas(4096) uint64_t bits[2 * RWC_HM_WORDS]; /* (page-aligned: so are the summaries, the slack) */
+	/* Their summaries, side by side too (live word 2s, freed 2s + 1):
 	 * bit w of the live one: the live word w may be nonzero; of the
 	 * freed one (never cleared): a hint. */
 	uint64_t sums[2 * RWC_HM_WORDS / 64];

@@ -14,7 +14,7 @@
 #define PROBES 32
 
 uintptr_t rwc_site_table[RWC_SITE_SLOTS]; /* keys; 0: a free slot */
-uint32_t rwc_site_pages RWC_START_DATA;
+uint64_t rwc_site_pages RWC_START_DATA;
 __thread uint64_t rwc_site_memo[RWC_SITE_MEMO] __attribute__((tls_model("initial-exec")));
 
 /* KEY's slot among the probes at FIRST + i * STEP (i < PROBES, the index
@@ -29,13 +29,13 @@ static uint32_t probe(uintptr_t key, uint32_t base, uint32_t first, uint32_t ste
 
 		if (at == 0)
 			continue;
-		if (!(__atomic_load_n(&rwc_site_pages, __ATOMIC_ACQUIRE) >> (at / RWC_SITE_PAGE) & 1)) {
+		if (!(__atomic_load_n(&rwc_site_pages, __ATOMIC_ACQUIRE) & RWC_SITE_MARK(at))) {
 			/* the page's first access a write: claim, else read what
 			 * the failed exchange saw */
 			k = 0;
 			if (__atomic_compare_exchange_n(&t[at], &k, key, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 				k = key;
-			__atomic_fetch_or(&rwc_site_pages, 1u << (at / RWC_SITE_PAGE), __ATOMIC_RELEASE);
+			__atomic_fetch_or(&rwc_site_pages, RWC_SITE_MARK(at), __ATOMIC_RELEASE);
 			if (k == key)
 				return at;
 			continue;

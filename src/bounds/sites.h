@@ -18,12 +18,15 @@
 
 /* The table's keys (0: a free slot), in .bss. */
 extern uintptr_t rwc_site_table[RWC_SITE_SLOTS];
-/* Bit k: a key was written on page k of the table.  A slot of a page
+/* Bit k: a key was written on the table's k-th 4 KiB page of memory
+ * (the table is not page-aligned: it spans one more).  A slot of a page
  * without one is not read (the read of an untouched page maps the zero
  * page, and the claim's write after it is a second page fault): the
  * probing path claims there first. */
-extern uint32_t rwc_site_pages;
-_Static_assert(RWC_SITE_SLOTS / RWC_SITE_PAGE <= 32, "a bit per page of the site table");
+extern uint64_t rwc_site_pages;
+_Static_assert(RWC_SITE_SLOTS * sizeof(uintptr_t) / 4096 + 1 <= 64, "a bit per page of the site table");
+#define RWC_SITE_MARK(at) \
+	(1ull << ((((uintptr_t)&rwc_site_table[(at)]) >> 12) - (((uintptr_t)rwc_site_table) >> 12)))
 
 /* KEY's first slot; a key sits at its first slot unless that slot was
  * taken first (or is slot 0), then within the next probes of the same
@@ -63,7 +66,7 @@ static inline uint32_t rwc_site_id(uintptr_t key)
 	if (RWC_LIKELY(w >> 16 == key)) /* (key 0: id 0, as the empty memo says) */
 		return (uint32_t)(w & 0xffffu);
 	at = rwc_site_slot(key) & (RWC_SITE_SLOTS - 1);
-	if (!(RWC_LIKELY(key && at && (__atomic_load_n(&rwc_site_pages, __ATOMIC_ACQUIRE) >> (at / RWC_SITE_PAGE) & 1) &&
+	if (!(RWC_LIKELY(key && at && (__atomic_load_n(&rwc_site_pages, __ATOMIC_ACQUIRE) & RWC_SITE_MARK(at)) &&
 			 __atomic_load_n(&rwc_site_table[at], __ATOMIC_ACQUIRE) == key)))
 		at = rwc_site_id_slow(key);
 	if (at && key >> 48 == 0) /* (ids are never taken back: sites.c) */

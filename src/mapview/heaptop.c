@@ -27,6 +27,9 @@ static uintptr_t page_end(uintptr_t b)
 {
 	uintptr_t pg = (uintptr_t)getauxval(AT_PAGESZ); /* (the start read it: no page of sysconf) */
 
+	if (!pg)
+		pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+
 	return b && b != (uintptr_t)-1 ? (b + pg - 1) & ~(pg - 1) : 0;
 }
 

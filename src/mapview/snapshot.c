@@ -101,9 +101,13 @@ size_t rwc_snap_pm_min = 256; /* snapshot.h */
 
 static void build_pagemap(struct snap *s)
 {
+	unsigned long pg = getauxval(AT_PAGESZ);
+
 	if (s->n < __atomic_load_n(&rwc_snap_pm_min, __ATOMIC_RELAXED))
 		return (void)__atomic_store_n(&s->pm.ok, 0, __ATOMIC_RELAXED);
-	rwc_pagemap_init(&s->pm, s->pm_mem, PM_WORDS, (unsigned)__builtin_ctzl(getauxval(AT_PAGESZ)));
+	if (!pg)
+		pg = (unsigned long)sysconf(_SC_PAGESIZE);
+	rwc_pagemap_init(&s->pm, s->pm_mem, PM_WORDS, (unsigned)__builtin_ctzl(pg));
 	for (size_t k = 0; k < s->n && s->pm.ok; k++)
 		rwc_pagemap_set(&s->pm, s->ent[k].sp & ~(uintptr_t)PROT_MASK, s->ent[k].end,
 				rwc_prot_needs((unsigned)(s->ent[k].sp & PROT_MASK)));

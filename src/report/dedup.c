@@ -53,8 +53,6 @@ struct rwc_site *rwc_dedup_hit(uintptr_t pc, unsigned entry, unsigned problem, i
 	return NULL; /* full: report every call */
 }
 
-/* The entry point a key names: the call's name, and for syscall() the
- * system call's (else NULL). */
 /* The system calls' names as one pool and offsets: read-only data the
  * loader never relocates. */
 static const struct sys_pool {
@@ -73,6 +71,10 @@ static const unsigned short sys_off[] = {
 #undef RWC_SYSNAME_
 };
 
+_Static_assert(sizeof(struct sys_pool) <= 0xffff, "16-bit offsets");
+
+/* The entry point a key names: the call's name, and for syscall() the
+ * system call's (else NULL). */
 static const char *entry_name(unsigned entry, const char **sysname)
 {
 	*sysname = NULL;
