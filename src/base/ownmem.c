@@ -24,12 +24,12 @@
 #include <errno.h>
 #include <linux/kcmp.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "base/common.h"
+#include "base/pagesize.h"
 #include "base/perproc.h"
 #include "base/rawsys.h"
 #include "base/real.h"
@@ -169,7 +169,7 @@ static char *map_aligned(size_t len)
 
 static int map_now(void)
 {
-	size_t pg = getauxval(AT_PAGESZ);
+	size_t pg = rwc_page_size();
 	size_t wipe = (sizeof(struct rwc_perproc) + pg - 1) & ~(pg - 1);
 	struct rwc_perproc *pp = &fallback;
 	char *p = map_aligned(wipe + RWC_OWN_SNAP_SIZE + RWC_OWN_REPORT_SIZE + RWC_OWN_GLOBALS_SIZE + RWC_OWN_STACK_SIZE);

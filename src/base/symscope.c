@@ -188,7 +188,7 @@ static struct {
  * those three); NULL when M has none usable. */
 static const struct dyn *dyn_of(const struct link_map *m, struct dyn *local)
 {
-	unsigned k = 3;
+	unsigned k;
 
 	for (k = 0; k < 3; k++)
 		if (__atomic_load_n(&kept_dyn[k].state, __ATOMIC_ACQUIRE) == 2 && kept_dyn[k].m == m)

@@ -15,10 +15,11 @@ struct rwc_hm_leaf *rwc_hm_top[NLEAVES];
 size_t rwc_hm_top_end RWC_START_DATA;
 int rwc_hm_origins = 1;
 
-/* *SLOT, or N bytes mapped, given FIRST as their first word and published
- * there (0: the mapping's own zeros); when another thread published first, ours goes back.  NULL
- * without memory.  LOOK 0: *SLOT is not read first (its page may be one
- * no one has touched: the exchange's write is its one fault). */
+/* *SLOT, or N bytes mapped, given FIRST as their first word (0: the
+ * mapping's own zeros) and published there; when another thread published
+ * first, ours goes back.  NULL without memory.  LOOK 0: *SLOT is not read
+ * first (its page may be one no one has touched: the exchange's write is
+ * its one fault). */
 static void *map_once(void **slot, size_t n, uintptr_t first, int look)
 {
 	void *cur = look ? __atomic_load_n(slot, __ATOMIC_ACQUIRE) : NULL, *m;
@@ -192,8 +193,7 @@ struct rwc_hm_leaf *rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size
 
 	if (RWC_UNLIKELY(!p || (p & (RWC_HM_GRAIN - 1)) || i >= NLEAVES))
 		return NULL;
-	l = RWC_LIKELY(i < __atomic_load_n(&rwc_hm_top_end, __ATOMIC_ACQUIRE)) ? __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)
-									       : NULL; /* (see leaf_of) */
+	l = leaf_of(p, 0);
 	if (RWC_LIKELY(l) && origins)
 		sites = __atomic_load_n(&l->sites, __ATOMIC_ACQUIRE);
 	if (RWC_UNLIKELY(!l || p < __atomic_load_n(&l->lowest, __ATOMIC_RELAXED) || (origins && !sites) ||

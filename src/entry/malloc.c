@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/guard.h"
+#include "base/pagesize.h"
 #include "bounds/heapmap.h"
 #include "entry/allocrec.h"
 #include "entry/freeq.h"
@@ -260,7 +261,7 @@ ENTRY void *pvalloc(size_t n)
 		return r;
 	r = REAL(pvalloc)(n);
 	if (r) { /* pvalloc promises whole pages */
-		size_t pg = (size_t)getpagesize();
+		size_t pg = rwc_page_size();
 
 		live_req(r, n <= (size_t)-1 - (pg - 1) ? (n + pg - 1) & ~(pg - 1) : n, CALLER, REAL(pvalloc));
 	}

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/pagesize.h"
 #include "base/real.h"
 
 /* libdw's functions (dwlib.h); set by rwc_symbolize before any use. */
@@ -173,7 +174,7 @@ int rwc_room_for_libdw(const uintptr_t *pcs, int n)
 		if (stat(info.dli_fname, &st) == 0)
 			need += 2ull * (unsigned long long)st.st_size;
 	}
-	pg = (unsigned long long)getpagesize();
+	pg = (unsigned long long)rwc_page_size();
 	return rwc_dw_room(as.rlim_cur, pages[0] * pg, data.rlim_cur, pages[5] * pg, need);
 }
 

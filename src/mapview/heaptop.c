@@ -5,10 +5,10 @@
 
 #include "mapview/heaptop.h"
 
-#include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/pagesize.h"
 #include "base/real.h"
 
 extern void *__curbrk; /* glibc's program break (read only) */
@@ -25,10 +25,7 @@ static uintptr_t program_break(void)
 
 static uintptr_t page_end(uintptr_t b)
 {
-	uintptr_t pg = (uintptr_t)getauxval(AT_PAGESZ); /* (the start read it: no page of sysconf) */
-
-	if (!pg)
-		pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t pg = rwc_page_size();
 
 	return b && b != (uintptr_t)-1 ? (b + pg - 1) & ~(pg - 1) : 0;
 }

@@ -5,30 +5,13 @@
 
 #include "mapview/mapnews.h"
 
-#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "base/checks.h"
 #include "base/common.h"
+#include "base/pagesize.h"
 #include "mapview/snapshot.h"
-
-uintptr_t rwc_page_size(void)
-{
-	static uintptr_t pg;
-	uintptr_t v = __atomic_load_n(&pg, __ATOMIC_RELAXED);
-
-	if (RWC_UNLIKELY(!v)) {
-		/* The kernel's word from the auxiliary vector, which the
-		 * start has read already (sysconf's code and data are two
-		 * pages of libc a process need not have touched). */
-		v = (uintptr_t)getauxval(AT_PAGESZ);
-		if (!v)
-			v = (uintptr_t)sysconf(_SC_PAGESIZE);
-		__atomic_store_n(&pg, v, __ATOMIC_RELAXED);
-	}
-	return v;
-}
 
 static uintptr_t page_end(uintptr_t a, size_t len)
 {

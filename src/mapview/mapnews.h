@@ -7,9 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The page size, asked once (sysconf costs ~40 instructions a call). */
-uintptr_t rwc_page_size(void);
-
 void rwc_watch_mmap(void *result, size_t len, int prot, int flags);
 void rwc_watch_munmap(void *addr, size_t len, int failed);
 void rwc_watch_mprotect(void *addr, size_t len, int prot, int failed);

@@ -15,11 +15,11 @@
 
 #include <fcntl.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "mapview/tcache.h"
+#include "base/pagesize.h"
 #include "base/perproc.h"
 #include "base/log.h"
 #include "mapview/maps_parse.h"
@@ -101,13 +101,9 @@ size_t rwc_snap_pm_min = 256; /* snapshot.h */
 
 static void build_pagemap(struct snap *s)
 {
-	unsigned long pg = getauxval(AT_PAGESZ);
-
 	if (s->n < __atomic_load_n(&rwc_snap_pm_min, __ATOMIC_RELAXED))
 		return (void)__atomic_store_n(&s->pm.ok, 0, __ATOMIC_RELAXED);
-	if (!pg)
-		pg = (unsigned long)sysconf(_SC_PAGESIZE);
-	rwc_pagemap_init(&s->pm, s->pm_mem, PM_WORDS, (unsigned)__builtin_ctzl(pg));
+	rwc_pagemap_init(&s->pm, s->pm_mem, PM_WORDS, (unsigned)__builtin_ctzl(rwc_page_size()));
 	for (size_t k = 0; k < s->n && s->pm.ok; k++)
 		rwc_pagemap_set(&s->pm, s->ent[k].sp & ~(uintptr_t)PROT_MASK, s->ent[k].end,
 				rwc_prot_needs((unsigned)(s->ent[k].sp & PROT_MASK)));

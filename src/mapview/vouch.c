@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "base/common.h"
+#include "base/pagesize.h"
 #include "mapview/mapnews.h"
 #include "mapview/segrule.h"
 #include "mapview/tcache.h"

@@ -14,6 +14,7 @@
 
 #include "base/context.h"
 #include "base/knobs.h"
+#include "base/pagesize.h"
 #include "base/log.h"
 #include "mapview/mapview.h"
 #include "mapview/snapshot.h"
@@ -58,7 +59,7 @@ static inline struct scratch *scratch_mem(void)
  * a neighbour) that verdicts ignore; returns its length, 0 if none. */
 static size_t hold_gap(const struct rwc_finding *f, uintptr_t *at)
 {
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi;
+	uintptr_t pg = rwc_page_size(), lo, hi;
 	void *p;
 
 	if (!rwc_is_memory_problem(f) || f->v.problem != RWC_BUF_UNMAPPED)
