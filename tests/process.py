@@ -4,6 +4,7 @@ a forked child reports to its own log; calls made before the library's
 constructor (another preloaded library's) are checked."""
 import os
 import re
+import tempfile
 from rwctest import ok, done, victim, check_clean, Run, VICTIM, LIB, BUILD
 
 for e in ["read_ebadf", "read_eisdir", "pread_espipe", "read_eagain"]:
@@ -88,4 +89,23 @@ ok(len(ctor) == 1 and ctor[0]["call"] == "write" and ctor[0]["problem"] == "buf-
    "a bad write() from a constructor that runs before the library's is reported", r.describe())
 ok(any(f.get("function") == "early_bad_write" for f in (ctor[0]["frames"] if ctor else [])),
    "... naming the constructor", r.describe())
+# A fork child of a process that has made its checks binds none of the
+# library's imports again (each lazy bind in a child is ~9 page faults of
+# ld.so's lookup, in every subshell a shell forks): of four subshells, at
+# most the first (which makes checks the shell had not made) binds any,
+# and the output is the one without the library.
+d = tempfile.mkdtemp(prefix="rwc-bind-")
+script = "read x </dev/null; for i in 1 2 3 4; do x=$(echo hi$i); printf '%s ' \"$x\"; done"
+r = Run(["sh", "-c", script], env={"LD_DEBUG": "bindings", "LD_DEBUG_OUTPUT": os.path.join(d, "b")})
+lines = []
+for f in os.listdir(d):
+    with open(os.path.join(d, f), errors="replace") as fh:
+        lines += fh.read().splitlines()
+pids = [ln.split(":")[0].strip() for ln in lines if ":" in ln]
+binders = sorted({ln.split(":")[0].strip() for ln in lines
+                  if pids and ln.split(":")[0].strip() != pids[0] and
+                  re.search(r"binding file \S*librwcheck\.so ", ln)})
+ok(r.status == 0 and r.stdout == "hi1 hi2 hi3 hi4 " and pids and len(binders) <= 1,
+   "fork children of a checked shell bind none of the library's imports again (%d binding)" % len(binders),
+   (r.describe(), [ln for ln in lines if ln.split(":")[0].strip() in binders][:6]))
 done()

@@ -125,7 +125,7 @@ int main(void)
 	   "large blocks: given back oldest first, each once (from %d, next %d)", first, next_out);
 	ok(high <= lim + lim / 4, "held at most the limit and one block (%ld)", high);
 
-	ok(rwc_q_held == held, "the byte count is what is held (%ld, held %ld)", rwc_q_held, held);
+	ok(rwc_q_ctr.held == held, "the byte count is what is held (%ld, held %ld)", rwc_q_ctr.held, held);
 	reset();
 	return done_testing();
 }

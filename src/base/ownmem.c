@@ -57,7 +57,7 @@ static int other_memory(pid_t a, pid_t b)
 	return r == 0 ? 0 : r > 0 ? 1 : -1;
 }
 
-/* Whose state is claimed now by ME (getpid()): this process's, or its
+/* Whose state is claimed now by ME (rwc_raw_getpid()): this process's, or its
  * parent's in a vfork() child (which shares the parent's memory). */
 static pid_t owner_now(pid_t me)
 {
@@ -78,7 +78,7 @@ static pid_t owner_now(pid_t me)
 
 void rwc_ownmem_forked(void)
 {
-	__atomic_store_n(&start_pid, getpid(), __ATOMIC_RELAXED);
+	__atomic_store_n(&start_pid, rwc_raw_getpid(), __ATOMIC_RELAXED);
 	/* The thread that was mapping the memory is not in this child. */
 	if (__atomic_load_n(&state, __ATOMIC_RELAXED) == BUSY)
 		__atomic_store_n(&state, NONE, __ATOMIC_RELAXED);
@@ -91,7 +91,7 @@ void rwc_ownmem_forked(void)
 	if (__atomic_load_n(&state, __ATOMIC_RELAXED) != NONE) {
 		pid_t z = 0;
 
-		__atomic_compare_exchange_n(&rwc_perproc->owner, &z, getpid(), 0, __ATOMIC_ACQ_REL,
+		__atomic_compare_exchange_n(&rwc_perproc->owner, &z, rwc_raw_getpid(), 0, __ATOMIC_ACQ_REL,
 					    __ATOMIC_ACQUIRE);
 	}
 }
@@ -181,7 +181,7 @@ static int map_now(void)
 	}
 	if (p != MAP_FAILED && madvise(p, wipe, MADV_WIPEONFORK) == 0) /* else: kernel before 4.14 */
 		pp = (struct rwc_perproc *)p;
-	pp->owner = owner_now(getpid());
+	pp->owner = owner_now(rwc_raw_getpid());
 	if (s == READY) {
 		/* the parts every process touches first (the stack's top,
 		 * the snapshot part's scan buffer and first snapshot head) */
@@ -202,7 +202,7 @@ static int mapper_gone(void)
 {
 	pid_t m = __atomic_load_n(&mapper, __ATOMIC_ACQUIRE);
 
-	return m != 0 && other_memory(getpid(), m) == 1;
+	return m != 0 && other_memory(rwc_raw_getpid(), m) == 1;
 }
 
 int rwc_ownmem_get(void)
@@ -217,7 +217,7 @@ int rwc_ownmem_get(void)
 			__atomic_compare_exchange_n(&state, &s, NONE, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 		s = NONE;
 		if (__atomic_compare_exchange_n(&state, &s, BUSY, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-			__atomic_store_n(&mapper, getpid(), __ATOMIC_RELEASE);
+			__atomic_store_n(&mapper, rwc_raw_getpid(), __ATOMIC_RELEASE);
 			s = map_now();
 			__atomic_store_n(&state, s, __ATOMIC_RELEASE);
 		}

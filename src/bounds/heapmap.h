@@ -237,12 +237,17 @@ static inline int rwc_hm_live_slack(uintptr_t s, unsigned *slack)
 	return 1;
 }
 
-/* 1 when a live block starts at P. */
+/* 1 when a live block starts at P (its bit only: a free's look, where
+ * the slack byte's line would be one more cache miss). */
 static inline int rwc_hm_live_at(uintptr_t p)
 {
-	unsigned slack;
+	size_t i = p >> RWC_HM_LEAF_SHIFT, g;
+	const struct rwc_hm_leaf *l;
 
-	return p && !(p & (RWC_HM_GRAIN - 1)) && rwc_hm_live_slack(p, &slack);
+	if (!p || (p & (RWC_HM_GRAIN - 1)) || rwc_hm_no_leaf(i) || !(l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)))
+		return 0;
+	g = (p & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;
+	return (__atomic_load_n(&RWC_HM_LIVE(l, g / 64), __ATOMIC_ACQUIRE) >> (g % 64)) & 1;
 }
 
 static inline uintptr_t rwc_hm_near(uintptr_t a)

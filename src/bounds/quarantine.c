@@ -16,11 +16,13 @@ size_t rwc_q_limit = RWC_QUARANTINE_DEFAULT;
 static void **ring RWC_START_DATA;      /* len slots, mapped on first use */
 static size_t len RWC_START_DATA;       /* a power of two */
 static int ring_state RWC_START_DATA;   /* 0 none, 1 mapping, 2 ready, -1 failed */
-static unsigned long tail, head;
-/* Bytes of the blocks in the ring; a put counts its block after the
- * exchange that shows it, so a take racing it may see the sum short,
- * even negative (then it gives nothing back: the safe side). */
-long rwc_q_held;
+/* The counters, on one line (after a fork the first free writes one
+ * page of them, not two: a copy each):
+ * held: bytes of the blocks in the ring; a put counts its block after the
+ * exchange that shows it, so a take racing it may see the sum short, even
+ * negative (then it gives nothing back: the safe side);
+ * tail, head: the next free's number, the oldest not given back. */
+struct rwc_q_ctr rwc_q_ctr;
 
 
 /* The ring, made on the first put: one slot per 64 bytes of the limit
@@ -68,7 +70,7 @@ static inline unsigned long claim(void)
 	unsigned long i = next;
 
 	if (RWC_UNLIKELY(i >= end || end - i > RESERVE)) {
-		i = __atomic_fetch_add(&tail, RESERVE, __ATOMIC_ACQ_REL);
+		i = __atomic_fetch_add(&rwc_q_ctr.tail, RESERVE, __ATOMIC_ACQ_REL);
 		end = i + RESERVE;
 	}
 	next = i + 1;
@@ -91,7 +93,7 @@ static void *put_num(void *p, size_t size, unsigned long *num)
 	/* one add for both, P in and OLD out; none when they weigh the same */
 	delta = (long)size - (old ? (long)rwc_q_chunk_size((uintptr_t)old) : 0);
 	if (delta)
-		__atomic_fetch_add(&rwc_q_held, delta, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&rwc_q_ctr.held, delta, __ATOMIC_RELAXED);
 	return old;
 }
 
@@ -112,7 +114,7 @@ void *rwc_q_tick(unsigned long *num)
  * thread: exact); else the tail. */
 unsigned long rwc_q_now(void)
 {
-	unsigned long t = __atomic_load_n(&tail, __ATOMIC_ACQUIRE);
+	unsigned long t = __atomic_load_n(&rwc_q_ctr.tail, __ATOMIC_ACQUIRE);
 
 	if (end == t && next < end)
 		t = next;
@@ -125,21 +127,21 @@ void *rwc_q_take_slow(void)
 
 	if (__atomic_load_n(&ring_state, __ATOMIC_ACQUIRE) != 2)
 		return NULL;
-	while (__atomic_load_n(&rwc_q_held, __ATOMIC_RELAXED) > (long)__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED)) {
-		unsigned long h = __atomic_load_n(&head, __ATOMIC_ACQUIRE);
-		unsigned long t = __atomic_load_n(&tail, __ATOMIC_ACQUIRE), to = h + 1;
+	while (__atomic_load_n(&rwc_q_ctr.held, __ATOMIC_RELAXED) > (long)__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED)) {
+		unsigned long h = __atomic_load_n(&rwc_q_ctr.head, __ATOMIC_ACQUIRE);
+		unsigned long t = __atomic_load_n(&rwc_q_ctr.tail, __ATOMIC_ACQUIRE), to = h + 1;
 
 		if (h >= t)
 			return NULL;
 		if (t - h > len)
 			to = t - len; /* older turns of the ring went out by exchange */
-		if (!__atomic_compare_exchange_n(&head, &h, to, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		if (!__atomic_compare_exchange_n(&rwc_q_ctr.head, &h, to, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			continue;
 		if (to != h + 1)
 			continue;
 		old = __atomic_exchange_n(&ring[h & (len - 1)], NULL, __ATOMIC_ACQ_REL);
 		if (old) {
-			__atomic_fetch_sub(&rwc_q_held, (long)rwc_q_chunk_size((uintptr_t)old), __ATOMIC_RELAXED);
+			__atomic_fetch_sub(&rwc_q_ctr.held, (long)rwc_q_chunk_size((uintptr_t)old), __ATOMIC_RELAXED);
 			return old;
 		}
 	}

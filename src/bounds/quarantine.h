@@ -61,10 +61,14 @@ void rwc_q_prepare(void);
  * the caller must now give to the real free; else NULL.  Inline: the
  * common answer (within the limit) is two loads. */
 void *rwc_q_take_slow(void);
-extern long rwc_q_held; /* bytes held (see quarantine.c) */
+struct rwc_q_ctr {
+	long held; /* bytes held */
+	unsigned long tail, head;
+};
+extern struct rwc_q_ctr rwc_q_ctr; /* (see quarantine.c) */
 static inline void *rwc_q_take(void)
 {
-	if (__atomic_load_n(&rwc_q_held, __ATOMIC_RELAXED) <= (long)__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&rwc_q_ctr.held, __ATOMIC_RELAXED) <= (long)__atomic_load_n(&rwc_q_limit, __ATOMIC_RELAXED))
 		return NULL;
 	return rwc_q_take_slow();
 }
