@@ -619,7 +619,7 @@ static void test_cfi(void)
 }
 
 /* The site table: one id per key, kept; the sites of one module's code
- * (a 1 MiB window) on one page of the table; a full page's keys still get
+ * (a 16 MiB window: a large program's text too) on one page of the table; a full page's keys still get
  * ids elsewhere; a full table gives 0, never a wrong id. */
 static void test_sites(void)
 {
@@ -641,6 +641,11 @@ static void test_sites(void)
 	ok((__atomic_load_n(&rwc_site_pages, __ATOMIC_RELAXED) & RWC_SITE_MARK(id[0]) & RWC_SITE_MARK(id[39])) &&
 	   !(rwc_site_pages & RWC_SITE_MARK((page ^ 16) * RWC_SITE_PAGE + 7)),
 	   "sites: the pages the 40 keys are on are marked written, another page not");
+	for (int i = 0; i < 40; i++) /* a large program's: 12 MiB of code (git's text is 3) */
+		id[i] = rwc_site_id((uintptr_t)0x55d0c2000000ull + (uintptr_t)i * 0x4cccc);
+	for (int i = 0; i < 40; i++)
+		same &= id[i] != 0 && id[i] / RWC_SITE_PAGE == id[0] / RWC_SITE_PAGE;
+	ok(same, "sites: 40 sites over 12 MiB of one module's code: one page of the table");
 	for (int i = 0; i < 700; i++) /* more than a page holds, one window */
 		id[i] = rwc_site_id(far + (uintptr_t)i * 0x101);
 	for (int i = 0; i < 700; i++) {

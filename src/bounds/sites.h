@@ -31,12 +31,13 @@ _Static_assert(RWC_SITE_SLOTS * sizeof(uintptr_t) / 4096 + 1 <= 64, "a bit per p
 /* KEY's first slot; a key sits at its first slot unless that slot was
  * taken first (or is slot 0), then within the next probes of the same
  * page, then (that page's probes all taken) anywhere (sites.c).  The page
- * is chosen by the key's 1 MiB window: the sites of one module's code
- * share a page or two, so a small program's sites touch a few of the
- * table's pages, not one page per site. */
+ * is chosen by the key's 16 MiB window: the sites of a program's code
+ * share a page (a 1 MiB window put git's on 4 of them), the libraries
+ * mapped beside each other another, so a process's sites touch a few of
+ * the table's pages (each a page fault), not one page per site. */
 static inline uint32_t rwc_site_slot(uintptr_t key)
 {
-	uint64_t w = (uint64_t)(key >> 20) * 0x9e3779b97f4a7c15ull;
+	uint64_t w = (uint64_t)(key >> 24) * 0x9e3779b97f4a7c15ull;
 	uint64_t h = (uint64_t)key * 0xc2b2ae3d27d4eb4full;
 
 	return (uint32_t)(w >> 32) % (RWC_SITE_SLOTS / RWC_SITE_PAGE) * RWC_SITE_PAGE +
