@@ -233,7 +233,7 @@ extern void *__curbrk; /* glibc's program break (read only) */
  * known. */
 static uintptr_t image_end(void)
 {
-	static uintptr_t end;
+	static uintptr_t end RWC_START_DATA; /* (its own .bss page: read, then written) */
 	uintptr_t e = __atomic_load_n(&end, __ATOMIC_RELAXED), bias = UINTPTR_MAX;
 	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)getauxval(AT_PHDR);
 	size_t n = getauxval(AT_PHNUM);

@@ -22,6 +22,10 @@
 #define NBUCKET 512
 #define MAXSITES 8192
 static struct rwc_dv_site *buckets[NBUCKET];
+/* Bit b: bucket b has a site (asked before the bucket is read: buckets[]
+ * spans two pages, and a read of one not yet written maps the zero page,
+ * the write after it a second fault). */
+static uint64_t used[NBUCKET / 64] RWC_START_DATA;
 static int nsites RWC_START_DATA;
 static const struct rwc_dwlib *L;
 
@@ -93,12 +97,13 @@ static int from_dwarf(struct rwc_dv_site *s, uintptr_t pc)
  * later bad call into a hole must not land in it). */
 static struct rwc_dv_site *site_of(uintptr_t pc)
 {
-	struct rwc_dv_site **b = &buckets[(pc ^ (pc >> 9)) % NBUCKET], *s;
+	size_t k = (pc ^ (pc >> 9)) % NBUCKET;
+	struct rwc_dv_site **b = &buckets[k], *s;
 	const unsigned char *rec;
 	unsigned n;
 	int made;
 
-	for (s = nsites ? *b : NULL; s; s = s->next) /* (no table page read before the first) */
+	for (s = (used[k / 64] >> (k % 64)) & 1 ? *b : NULL; s; s = s->next)
 		if (s->pc == pc)
 			return s;
 	if (nsites >= MAXSITES)
@@ -108,8 +113,9 @@ static struct rwc_dv_site *site_of(uintptr_t pc)
 		s->pc = pc;
 		made = rwc_sitecache_get(pc, &rec, &n) ? from_cache(s, rec, n) : from_dwarf(s, pc);
 		if (made) {
-			s->next = *b;
+			s->next = (used[k / 64] >> (k % 64)) & 1 ? *b : NULL;
 			*b = s;
+			used[k / 64] |= 1ull << (k % 64);
 			nsites++;
 		} else {
 			free(s->vars);
@@ -124,7 +130,7 @@ static struct rwc_dv_site *site_of(uintptr_t pc)
 static void drop_all(void)
 {
 	for (int b = 0; b < NBUCKET; b++)
-		while (buckets[b]) {
+		while ((used[b / 64] >> (b % 64)) & 1 && buckets[b]) {
 			struct rwc_dv_site *s = buckets[b];
 
 			buckets[b] = s->next;
@@ -135,6 +141,7 @@ static void drop_all(void)
 		}
 	rwc_dwmods_drop();
 	rwc_sitecache_drop();
+	memset(used, 0, sizeof used);
 	nsites = 0;
 }
 

@@ -25,7 +25,7 @@ struct gap {
 };
 
 static struct gap gaps[MAX_GAPS];
-static int ngaps;
+static int ngaps RWC_START_DATA;
 
 struct scan {
 	uintptr_t prev_end;
@@ -54,7 +54,7 @@ static int collect(const struct rwc_map_entry *e, void *arg)
 }
 
 /* Nested holds (a DWARF lookup that loads libdw) share the outermost. */
-static int depth;
+static int depth RWC_START_DATA; /* (read first: not on gaps[]'s page) */
 
 int rwc_keepout_begin(void)
 {

@@ -39,7 +39,7 @@ static struct mod {
 	int writable;          /* read to its end, every record good */
 	char id[132];          /* build-id in hex; "" none: no cache */
 } mods[NMODS];
-static unsigned nmods;
+static unsigned nmods RWC_START_DATA; /* (read before mods[] is written) */
 static unsigned char scratch[1u << 16]; /* a record being written */
 
 static int by_pc(const void *a, const void *b)
