@@ -638,9 +638,10 @@ static void test_sites(void)
 	/* a page's first access is the claim's write (no zero page mapped
 	 * by a read first): the page is marked written, and a key there is
 	 * then found by the first-slot look, never the probing path */
-	ok((__atomic_load_n(&rwc_site_pages, __ATOMIC_RELAXED) & RWC_SITE_MARK(id[0]) & RWC_SITE_MARK(id[39])) &&
-	   !(rwc_site_pages & RWC_SITE_MARK((page ^ 16) * RWC_SITE_PAGE + 7)),
-	   "sites: the pages the 40 keys are on are marked written, another page not");
+	ok((__atomic_load_n(&rwc_site_pages, __ATOMIC_RELAXED) & RWC_SITE_MARK(id[0])) &&
+	   (rwc_site_pages & RWC_SITE_MARK(id[39])) && __builtin_popcountll(rwc_site_pages) <= 4,
+	   "sites: the pages the 40 keys are on are marked written, few others (%d of 33 marked)",
+	   __builtin_popcountll(rwc_site_pages));
 	for (int i = 0; i < 40; i++) /* a large program's: 12 MiB of code (git's text is 3) */
 		id[i] = rwc_site_id((uintptr_t)0x55d0c2000000ull + (uintptr_t)i * 0x4cccc);
 	for (int i = 0; i < 40; i++)
