@@ -115,7 +115,8 @@ echo "git's t0*.sh ($(cd "$GIT/t" && ls t0*.sh | wc -l) scripts, $(basename "$GI
 for r in $(seq "$GIT_ROUNDS"); do
 	for m in $GMODES; do
 		git_mode "$m" >>"$work/g.$m"
-		[ "$m" = plain ] && [ "$r" = 1 ] && procs=$(( $(cat /proc/sys/kernel/ns_last_pid) - pid0 ))
+		# (pids wrap at pid_max)
+		[ "$m" = plain ] && [ "$r" = 1 ] && procs=$(( ($(cat /proc/sys/kernel/ns_last_pid) - pid0 + $(cat /proc/sys/kernel/pid_max)) % $(cat /proc/sys/kernel/pid_max) ))
 	done
 done
 gp=$(median <"$work/g.plain")
