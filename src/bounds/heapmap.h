@@ -201,18 +201,29 @@ uint32_t rwc_hm_sites(uintptr_t p);
  * recorded to have them all. */
 extern int rwc_hm_origins;
 
+/* A's leaf (NULL: none) and, when there is one, A's grain in it in *G. */
+static inline __attribute__((always_inline)) const struct rwc_hm_leaf *rwc_hm_leaf_at(uintptr_t a, size_t *g)
+{
+	size_t i = a >> RWC_HM_LEAF_SHIFT;
+	const struct rwc_hm_leaf *l;
+
+	if (rwc_hm_no_leaf(i) || !(l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)))
+		return NULL;
+	*g = (a & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;
+	return l;
+}
+
 /* The live block starting in the same 64-grain word as A, at or below it,
  * and its slack byte in *SLACK: the quick case of rwc_hm_prev (a buffer
  * near its block's start); 0 when the answer needs the full search. */
 static inline __attribute__((always_inline)) uintptr_t rwc_hm_near_slack(uintptr_t a, unsigned *slack)
 {
-	size_t i = a >> RWC_HM_LEAF_SHIFT, g;
-	const struct rwc_hm_leaf *l;
+	size_t g;
+	const struct rwc_hm_leaf *l = rwc_hm_leaf_at(a, &g);
 	uint64_t m;
 
-	if (rwc_hm_no_leaf(i) || !(l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)))
+	if (!l)
 		return 0;
-	g = (a & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;
 	m = __atomic_load_n(&RWC_HM_LIVE(l, g / 64), __ATOMIC_ACQUIRE) & (~0ull >> (63 - g % 64));
 	if (!m)
 		return 0;
@@ -225,13 +236,10 @@ static inline __attribute__((always_inline)) uintptr_t rwc_hm_near_slack(uintptr
  * in *SLACK: a lookup of a start the caller remembers. */
 static inline int rwc_hm_live_slack(uintptr_t s, unsigned *slack)
 {
-	size_t i = s >> RWC_HM_LEAF_SHIFT, g;
-	const struct rwc_hm_leaf *l;
+	size_t g;
+	const struct rwc_hm_leaf *l = rwc_hm_leaf_at(s, &g);
 
-	if (rwc_hm_no_leaf(i) || !(l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)))
-		return 0;
-	g = (s & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;
-	if (!((__atomic_load_n(&RWC_HM_LIVE(l, g / 64), __ATOMIC_ACQUIRE) >> (g % 64)) & 1))
+	if (!l || !((__atomic_load_n(&RWC_HM_LIVE(l, g / 64), __ATOMIC_ACQUIRE) >> (g % 64)) & 1))
 		return 0;
 	*slack = __atomic_load_n(&l->slack[g], __ATOMIC_RELAXED);
 	return 1;
@@ -241,12 +249,11 @@ static inline int rwc_hm_live_slack(uintptr_t s, unsigned *slack)
  * the slack byte's line would be one more cache miss). */
 static inline int rwc_hm_live_at(uintptr_t p)
 {
-	size_t i = p >> RWC_HM_LEAF_SHIFT, g;
+	size_t g;
 	const struct rwc_hm_leaf *l;
 
-	if (!p || (p & (RWC_HM_GRAIN - 1)) || rwc_hm_no_leaf(i) || !(l = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)))
+	if (!p || (p & (RWC_HM_GRAIN - 1)) || !(l = rwc_hm_leaf_at(p, &g)))
 		return 0;
-	g = (p & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4;
 	return (__atomic_load_n(&RWC_HM_LIVE(l, g / 64), __ATOMIC_ACQUIRE) >> (g % 64)) & 1;
 }
 
