@@ -221,9 +221,18 @@ int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi)
  * generation unless the break moved since. */
 void rwc_watch_freed_slow(int m, uintptr_t lo, uintptr_t hi, int moved)
 {
+	void *q = __atomic_load_n(&rwc_brk_quiet, __ATOMIC_ACQUIRE);
+	void *b = __atomic_load_n(&__curbrk, __ATOMIC_RELAXED);
+
 	rwc_map_light_freed(m != 0); /* (what the first checks' fills hold: mapview.h) */
-	if (!rwc_ownmem_used())
+	if (!rwc_ownmem_used()) {
+		/* no view: the fills know the break now; the next free that
+		 * finds it there and unmaps nothing skips this (unless a fill
+		 * or the view came since Q was read) */
+		if (m == 0 && q != RWC_BRK_VIEW && b && b == __atomic_load_n(&__curbrk, __ATOMIC_ACQUIRE))
+			__atomic_compare_exchange_n(&rwc_brk_quiet, &q, b, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
 		return;
+	}
 	if (__atomic_load_n(&__curbrk, __ATOMIC_RELAXED) != __atomic_load_n(&rwc_brk_seen, __ATOMIC_RELAXED))
 		rwc_watch_brk();
 	if (m < 0 || (m > 0 && moved))

@@ -35,14 +35,17 @@ static inline void rwc_watch_change(const void *addr, size_t len, int prot)
 int rwc_watch_chunk(void *p, uintptr_t *lo, uintptr_t *hi);
 /* After free/realloc (M from rwc_watch_chunk; MOVED: the block may have
  * been mremapped): records the unmapped block, or marks the view stale.
- * Inline: the common free, nothing unmapped and the heap top where it
- * was, costs two loads. */
+ * Inline: the common free, nothing unmapped and the heap top where the
+ * view (or, before there is one, the last free: heaptop.h rwc_brk_quiet)
+ * saw it, costs two or three loads. */
 void rwc_watch_freed_slow(int m, uintptr_t lo, uintptr_t hi, int moved);
 extern void *__curbrk;
 static inline void rwc_watch_freed(int m, uintptr_t lo, uintptr_t hi, int moved)
 {
-	if (m == 0 && __atomic_load_n(&__curbrk, __ATOMIC_RELAXED) ==
-			      __atomic_load_n(&rwc_brk_seen, __ATOMIC_RELAXED))
+	void *b = __atomic_load_n(&__curbrk, __ATOMIC_RELAXED);
+
+	if (m == 0 && (b == __atomic_load_n(&rwc_brk_seen, __ATOMIC_RELAXED) ||
+		       b == __atomic_load_n(&rwc_brk_quiet, __ATOMIC_ACQUIRE)))
 		return;
 	rwc_watch_freed_slow(m, lo, hi, moved);
 }

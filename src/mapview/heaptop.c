@@ -8,12 +8,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/common.h"
 #include "base/pagesize.h"
 #include "base/real.h"
 
 extern void *__curbrk; /* glibc's program break (read only) */
 
 void *rwc_brk_seen;
+void *rwc_brk_quiet RWC_START_DATA; /* (read by every free before a write: in .data, one fault) */
 
 /* The program break: glibc's, or before glibc knows it the kernel's. */
 static uintptr_t program_break(void)
@@ -35,11 +37,13 @@ uintptr_t rwc_heap_end_taken(void)
 	uintptr_t b = program_break();
 
 	__atomic_store_n(&rwc_brk_seen, (void *)b, __ATOMIC_RELAXED);
+	__atomic_store_n(&rwc_brk_quiet, RWC_BRK_VIEW, __ATOMIC_RELEASE);
 	return page_end(b);
 }
 
 uintptr_t rwc_heap_end_refreshed(void)
 {
 	__atomic_store_n(&rwc_brk_seen, NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&rwc_brk_quiet, RWC_BRK_VIEW, __ATOMIC_RELEASE);
 	return page_end(program_break());
 }

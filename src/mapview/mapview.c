@@ -148,9 +148,13 @@ void rwc_map_light_freed(int unmapped)
 uintptr_t rwc_map_light_heap(void)
 {
 	uintptr_t b = program_break();
+	void *q = __atomic_load_n(&rwc_brk_quiet, __ATOMIC_ACQUIRE);
 
 	__atomic_store_n(&light_brk, b, __ATOMIC_RELEASE);
 	__atomic_store_n(&rwc_brk_seen, NULL, __ATOMIC_RELEASE);
+	while (q != RWC_BRK_VIEW && q && /* (no free skips the slow path from now on) */
+	       !__atomic_compare_exchange_n(&rwc_brk_quiet, &q, NULL, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		;
 	return b;
 }
 
