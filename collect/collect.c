@@ -54,12 +54,12 @@ static char *site_key(json_t *rep)
 	return k;
 }
 
-/* What ties a repeat record to its report: process, caller address, entry
- * point and problem (the library's own site key). */
+/* What ties a repeat record to its report: process, caller address, the
+ * library's site id (its callers too), entry point and problem. */
 static void origin_key(char *k, size_t cap, json_t *rec)
 {
-	int n = snprintf(k, cap, "%lld|%s|%s|", (long long)json_integer_value(json_object_get(rec, "pid")),
-			 str(rec, "caller"), str(rec, "problem"));
+	int n = snprintf(k, cap, "%lld|%s|%s|%s|", (long long)json_integer_value(json_object_get(rec, "pid")),
+			 str(rec, "caller"), str(rec, "site"), str(rec, "problem"));
 
 	if (n > 0 && (size_t)n < cap)
 		entry_str(k + n, cap - (size_t)n, rec);
@@ -164,24 +164,74 @@ void collect_sort(struct run *r)
 		qsort(r->g, r->n, sizeof *r->g, by_count);
 }
 
-void collect_print_site(FILE *out, const struct group *g)
+/* Do the groups A and B show the same first K frames (function, file,
+ * line, module)? */
+static int same_frames(const struct group *a, const struct group *b, size_t k)
 {
-	json_t *fr = json_array_get(json_object_get(g->first, "frames"), 0);
+	json_t *fa = json_object_get(a->first, "frames"), *fb = json_object_get(b->first, "frames");
+
+	if (json_array_size(fa) < k || json_array_size(fb) < k)
+		return 0;
+	for (size_t i = 0; i < k; i++) {
+		json_t *x = json_array_get(fa, i), *y = json_array_get(fb, i);
+
+		if (strcmp(str(x, "function"), str(y, "function")) || strcmp(str(x, "file"), str(y, "file")) ||
+		    strcmp(base(str(x, "module")), base(str(y, "module"))) ||
+		    json_integer_value(json_object_get(x, "line")) != json_integer_value(json_object_get(y, "line")))
+			return 0;
+	}
+	return 1;
+}
+
+/* How many frames tell group I apart from the run's other groups of the
+ * same problem and call (a helper that calls read for two callers: its
+ * frame, then the callers'); 1 when its first does, at most 4. */
+static size_t frames_to_tell(const struct run *r, size_t i)
+{
+	size_t k = 1, n = json_array_size(json_object_get(r->g[i].first, "frames"));
+
+	for (size_t j = 0; j < r->n && k < n && k < 4; j++) {
+		if (j == i || strcmp(str(r->g[i].first, "problem"), str(r->g[j].first, "problem")) ||
+		    strcmp(str(r->g[i].first, "call"), str(r->g[j].first, "call")) ||
+		    strcmp(str(r->g[i].first, "syscall"), str(r->g[j].first, "syscall")))
+			continue;
+		while (k < n && k < 4 && same_frames(&r->g[i], &r->g[j], k))
+			k++;
+	}
+	return k;
+}
+
+static void print_frame(FILE *out, json_t *fr)
+{
+	fprintf(out, "%s", *str(fr, "function") ? str(fr, "function") : "??");
+	if (*str(fr, "file"))
+		fprintf(out, " (%s:%lld)", str(fr, "file"), (long long)json_integer_value(json_object_get(fr, "line")));
+	else
+		fprintf(out, " (%s)", str(fr, "module"));
+}
+
+void collect_print_site(FILE *out, const struct run *r, size_t i)
+{
+	const struct group *g = &r->g[i];
+	json_t *frames = json_object_get(g->first, "frames"), *fr = json_array_get(frames, 0);
 	const char *sys = str(g->first, "syscall");
+	size_t k = fr ? frames_to_tell(r, i) : 0;
 
 	fprintf(out, "rwcheck:   %lu x %s in %s(%s%s)", g->count, str(g->first, "problem"),
 		str(g->first, "call"), *sys ? "SYS_" : "", sys);
-	if (fr)
-		fprintf(out, " at %s", *str(fr, "function") ? str(fr, "function") : "??");
-	else /* no backtrace (--backtrace=0): the caller's address */
+	if (fr) {
+		fprintf(out, " at ");
+		print_frame(out, fr);
+	} else { /* no backtrace (--backtrace=0): the caller's address */
 		fprintf(out, " from %s", *str(g->first, "caller") ? str(g->first, "caller") : "an unknown caller");
-	if (fr && *str(fr, "file"))
-		fprintf(out, " (%s:%lld)", str(fr, "file"), (long long)json_integer_value(json_object_get(fr, "line")));
-	else if (fr)
-		fprintf(out, " (%s)", str(fr, "module"));
+	}
+	for (size_t f = 1; f < k; f++) { /* the callers that tell it apart */
+		fprintf(out, " < ");
+		print_frame(out, json_array_get(frames, f));
+	}
 	fprintf(out, ", from %u process%s (pid", g->npids, g->npids == 1 ? "" : "es");
-	for (unsigned i = 0; i < g->npids && i < 16; i++)
-		fprintf(out, " %ld", g->pids[i]);
+	for (unsigned p = 0; p < g->npids && p < 16; p++)
+		fprintf(out, " %ld", g->pids[p]);
 	fprintf(out, "%s)\n", g->npids > 16 ? " ..." : "");
 }
 

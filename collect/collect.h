@@ -43,8 +43,10 @@ int collect_record(struct run *r, json_t *rec);
 /* Groups, most frequent first. */
 void collect_sort(struct run *r);
 
-/* One summary line of a call site: count, problem, call, caller, pids. */
-void collect_print_site(FILE *out, const struct group *g);
+/* One summary line of the call site R->g[I]: count, problem, call, caller
+ * (and its callers where another site of the same problem and call shares
+ * the caller), pids. */
+void collect_print_site(FILE *out, const struct run *r, size_t i);
 
 /* The command's processes, sampled from /proc while it runs (ptree.c). */
 struct ptree {

@@ -245,7 +245,7 @@ static void summary(FILE *out, const struct opts *o, const struct run *r, struct
 	if (!o->quiet && r->n)
 		fprintf(out, "rwcheck: bad calls by call site, most frequent first:\n");
 	for (size_t i = 0; !o->quiet && i < r->n; i++)
-		collect_print_site(out, &r->g[i]);
+		collect_print_site(out, r, i);
 	fprintf(out, "rwcheck: %lu bad call%s from %zu call site%s in %zu process%s\n", r->bad,
 		r->bad == 1 ? "" : "s", r->n, r->n == 1 ? "" : "s", r->npids, r->npids == 1 ? "" : "es");
 }

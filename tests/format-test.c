@@ -57,7 +57,7 @@ static void both(const char *name, const struct rwc_call *c, const struct rwc_fi
 	text[o.len] = '\0';
 	check(name, "txt", text);
 	rwc_fmt_init(&o, out, sizeof out);
-	rwc_format_json(&o, 4242, c, f, frames, 3, text, "{\n   <supp>\n}");
+	rwc_format_json(&o, 4242, c, f, frames, 3, text, "{\n   <supp>\n}", 0);
 	out[o.len] = '\0';
 	check(name, "json", out);
 }

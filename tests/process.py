@@ -66,6 +66,14 @@ ok(len(r.reports) == 1 and r.reports[0]["call"] == "pread" and
    [(x["call"], x["repeat"], x["caller"]) for x in r.repeats] == [("pread", 5, r.reports[0]["caller"])],
    "dedup_same bad: one entry point twice from one call: one report, 5 more", r.describe()[:3000])
 check_clean("dedup_same")
+r = victim("dedup_callers", "bad")
+lines = sorted(tuple(f.get("line") for f in x["frames"][:2]) for x in r.reports)
+ok(len(r.reports) == 2 and len(set(x["caller"] for x in r.reports)) == 1 and len(set(x.get("site") for x in r.reports)) == 2
+   and lines[0][0] == lines[1][0] and lines[0][1] != lines[1][1] and
+   sorted((x["repeat"], x["site"]) for x in r.repeats) == sorted((2, x["site"]) for x in r.reports),
+   "dedup_callers bad: one pread in a helper reached from two callers: two reports (its callers' lines apart), 2 more each",
+   r.describe()[:3000])
+check_clean("dedup_callers")
 r = victim("dedup_pread", "bad", env={"RWCHECK_DEDUP": "0"})
 ok(sorted(x["call"] for x in r.reports) == ["pread"] * 3 + ["pread64"] * 3 and not r.repeats,
    "dedup_pread bad, RWCHECK_DEDUP=0: every call reported under its own name", r.describe()[:3000])

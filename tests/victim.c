@@ -329,6 +329,18 @@ static void pread_table(pread_fn f0, pread_fn f1)
 }
 static void c_dedup_pread(void) { pread_table(pread, (pread_fn)pread64); }
 static void c_dedup_same(void) { pread_table(pread, pread); }
+/* One call of pread in a helper reached from two callers, 3 rounds: two
+ * call sites (the wrapper groups reports by their frames), 3 calls each
+ * (the helper's pread counted as one site hid the second caller's bug,
+ * and a suppression of one caller's matched the other's calls too). */
+static void c_dedup_callers(void)
+{
+	char *b = buffer();
+	for (int k = 0; k < ROUNDS; k++) {
+		one_pread(pread, b); /* (the first caller) */
+		one_pread(pread, b); /* (the second) */
+	}
+}
 static void c_dedup_preadv2(void)
 {
 	preadv2_fn t[2] = {preadv2, (preadv2_fn)preadv64v2};
@@ -368,7 +380,7 @@ static const struct victim_case cases[] = {
 	VCASE(__fread_unlocked_chk), VCASE(fwrite), VCASE(fwrite_unlocked), VCASE(fgets),
 	VCASE(fgets_unlocked), VCASE(__fgets_chk), VCASE(__fgets_unlocked_chk), VCASE(sendfile_negative),
 	VCASE(splice_overflow), VCASE(fread_count), VCASE(dedup_race), VCASE(dedup_pread),
-	VCASE(dedup_same), VCASE(dedup_preadv2), VCASE(dedup_recv), VCASE(dedup_syscall),
+	VCASE(dedup_same), VCASE(dedup_callers), VCASE(dedup_preadv2), VCASE(dedup_recv), VCASE(dedup_syscall),
 };
 
 /* The case NAME in one of the tables, or NULL. */

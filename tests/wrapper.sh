@@ -79,6 +79,11 @@ grep -q '^rwcheck:   6 x buf-unmapped in pread() at one_pread (.*victim.c:[0-9]*
 	[ "$(grep -c 'bytes 100..4095 of buf are not mapped' "$err")" = 1 ] &&
 	tail -n 1 "$err" | grep -qx 'rwcheck: 6 bad calls from 1 call site in 1 process'
 t $? "dedup_same: one entry point twice from one call: one call site, counted 6 times"
+"$W" -- "$V" dedup_callers bad >/dev/null 2>"$err"
+[ "$(grep -c '^rwcheck:   3 x buf-unmapped in pread() at one_pread (.*victim.c:[0-9]*) < c_dedup_callers (.*victim.c:[0-9]*), from 1 process' "$err")" = 2 ] &&
+	[ "$(grep '^rwcheck:   3 x' "$err" | sort -u | wc -l)" = 2 ] &&
+	tail -n 1 "$err" | grep -qx 'rwcheck: 6 bad calls from 2 call sites in 1 process'
+t $? "dedup_callers: one call in a helper reached from two callers: two call sites, each line naming its caller, counted 3 times each"
 
 "$W" --quiet -- "$B" >/dev/null 2>"$err"; st=$?
 t "$([ $st = 1 ] && [ "$(wc -l <"$err")" = 1 ] && grep -q '^rwcheck: 1 bad call from 1 call site in 1 process$' "$err"; echo $?)" "--quiet: only the summary line"

@@ -18,10 +18,13 @@
 #define RWC_SITES 1024 /* power of two */
 
 /* One call site that made a bad call: the caller's return address, the
- * entry point (entry_id.h) and the problem, claimed together in one
- * compare-and-swap; reported once, then counted. */
+ * entry point (entry_id.h), the problem and the caller's own callers (a
+ * helper that calls read for two callers is two sites, as the wrapper
+ * groups them), claimed together in one compare-and-swap of their hash;
+ * reported once, then counted. */
 struct rwc_site {
-	uint64_t key;         /* RWC_SITE_KEY(pc, entry, problem); 0: free slot */
+	uint64_t id;          /* the hash of key and callers (never 0); 0: free slot */
+	uint64_t key;         /* RWC_SITE_KEY(pc, entry, problem), stored after the claim */
 	unsigned count;       /* bad calls seen, the reported one included */
 	int suppressed;       /* a suppression matched its report */
 };

@@ -72,6 +72,20 @@ static int readable(uintptr_t a, size_t n)
 
 /* The same without bringing the map view up to date (which may read
  * /proc): for the allocation traces, taken inside malloc. */
+/* readable, where the snapshot's no is asked again of the kernel (a
+ * thread's stack mapped since it was taken): the call-site walk of the
+ * dedup table, whose answer must not change from call to call. */
+static int readable_sure(uintptr_t a, size_t n)
+{
+	struct rwc_verdict v;
+
+	if (a + n < a)
+		return 0;
+	if (rwc_fast_range((const void *)a, n, RWC_NEED_READ))
+		return 1;
+	return rwc_map_verdict(a, n, RWC_NEED_READ, &v) == RWC_OK;
+}
+
 static int readable_known(uintptr_t a, size_t n)
 {
 	return rwc_quick_range((const void *)a, n, RWC_NEED_READ);
@@ -215,10 +229,8 @@ __thread uintptr_t rwc_walk_entry_fp __attribute__((tls_model("initial-exec")));
  * sp, its pc, its frame pointer; 1, or 0 when that frame is not the one
  * the caller called.  Reads two slots just below SP0, in the library's
  * own frames (mapped: this thread runs on them). */
-static int from_entry(struct regs *rs, uintptr_t sp0, uintptr_t pc)
+static int from_entry(struct regs *rs, uintptr_t fp, uintptr_t sp0, uintptr_t pc)
 {
-	uintptr_t fp = rwc_walk_entry_fp;
-
 	if (!HAVE_GETREGS || !fp || fp != sp0 - 16 || ((const uintptr_t *)fp)[1] != pc)
 		return 0; /* (x86-64's frame: saved fp, return address, then the caller's sp) */
 	rs->r[RWC_CFI_RSP] = sp0;
@@ -280,7 +292,7 @@ int rwc_frames_walk(uintptr_t a, uintptr_t sp0, uintptr_t pc, int to_top, struct
 	 * library's frames by their CFI.  (One call of walk_up: inlined, no
 	 * frame of its own on a stack that may be small.) */
 	for (int way = 0; way < 2 && r < 0; way++) {
-		if (way == 0 && !from_entry(&rs, sp0, pc))
+		if (way == 0 && !from_entry(&rs, rwc_walk_entry_fp, sp0, pc))
 			continue;
 		if (way == 1) {
 			rs.known = 0;
@@ -321,5 +333,29 @@ int rwc_frames_trace(uintptr_t pc, uintptr_t *pcs, int max, int *cut)
 			break;
 		}
 	}
+	return n;
+}
+
+int rwc_frames_callers(uintptr_t fp, uintptr_t sp0, uintptr_t pc, uintptr_t *pcs, int max)
+{
+	struct regs rs = {.known = 0};
+	struct rwc_cfi_row row;
+	uintptr_t cfa;
+	int n = 0;
+
+	if (!HAVE_GETREGS || !sp0 || max < 1)
+		return -1;
+	if (!from_entry(&rs, fp, sp0, pc)) {
+#if HAVE_GETREGS
+		rwc_cfi_getregs(&rs);
+		rs.known = GETREGS_KNOWN;
+#endif
+		if (!to_caller(&rs, sp0, pc))
+			return -1;
+	}
+	pcs[n++] = pc;
+	while (n < max && row_at(rs.r[RWC_CFI_RA] - 1, &row, readable_sure) && cfa_of(&rs, &row, &cfa) &&
+	       step(&rs, &row, cfa, readable_sure) == 1)
+		pcs[n++] = rs.r[RWC_CFI_RA];
 	return n;
 }

@@ -47,4 +47,13 @@ extern __thread uintptr_t rwc_walk_entry_fp __attribute__((tls_model("initial-ex
  * thread's cache or the snapshot vouch for: usable inside malloc. */
 int rwc_frames_trace(uintptr_t pc, uintptr_t *pcs, int max, int *cut);
 
+/* The return addresses of the frames from the caller's (its sp SP0, its
+ * return address PC; FP the entry's frame address, as rwc_walk_entry_fp)
+ * outwards, at most MAX into PCS (PC first): how many, or -1 where the walk
+ * is not supported or the caller's frame was not found.  Stops at a frame
+ * without unwind information or a slot the kernel's map does not have
+ * readable (the snapshot's no asked again: the same answer at every call
+ * from one site); usable wherever a check runs. */
+int rwc_frames_callers(uintptr_t fp, uintptr_t sp0, uintptr_t pc, uintptr_t *pcs, int max);
+
 #endif

@@ -8,49 +8,75 @@
 #include <unistd.h>
 
 #include "base/checks.h"
+#include "base/context.h"
 #include "base/entry_id.h"
 #include "base/fmt.h"
 #include "base/knobs.h"
 #include "base/log.h"
 #include "base/ownmem.h"
+#include "frames/stackwalk.h"
 
 _Static_assert(RWC_PROBLEM_COUNT <= 256, "a problem fits in a site key's low byte");
 
-/* The key (caller, entry point and problem together) is claimed in one
+/* The site's id (key and callers together) is claimed in one
  * compare-and-swap, and every bad call, the claimer's too, adds to the
  * count: a call from the same site in another thread never sees half a
  * claim, so it never takes a second slot for the site nor loses a count.
- * The slot holds nothing else: the names in the exit-time count come
- * from the key. */
-struct rwc_site *rwc_dedup_hit(uintptr_t pc, unsigned entry, unsigned problem, int *first)
+ * The key, for the names in the exit-time count, is stored after the
+ * claim (a slot whose key is still 0 is not counted at exit). */
+static uint64_t site_id(uint64_t key, uint64_t callers)
 {
-	uint64_t key = RWC_SITE_KEY(pc, entry, problem);
-	/* Fibonacci hashing: the top bits of key * 2^64/phi. */
-	uintptr_t h = (uintptr_t)((key * 0x9e3779b97f4a7c15u) >> (64 - __builtin_ctz(RWC_SITES)));
+	uint64_t h = (key ^ (callers * 0xff51afd7ed558ccdu)) * 0xc4ceb9fe1a85ec53u;
+
+	h ^= h >> 33;
+	return h ? h : 1;
+}
+
+struct rwc_site *rwc_dedup_hit(uintptr_t pc, uint64_t callers, unsigned entry, unsigned problem, int *first)
+{
+	uint64_t key = RWC_SITE_KEY(pc, entry, problem), id = site_id(key, callers);
+	/* Fibonacci hashing: the top bits of id * 2^64/phi. */
+	uintptr_t h = (uintptr_t)((id * 0x9e3779b97f4a7c15u) >> (64 - __builtin_ctz(RWC_SITES)));
 
 	*first = 1;
 	if (!rwc_knobs.dedup || pc == 0 || (uint64_t)pc >= RWC_SITE_PC_LIMIT)
 		return NULL;
 	for (unsigned i = 0; i < RWC_SITES; i++) {
 		struct rwc_site *s = &rwc_perproc->sites[(h + i) & (RWC_SITES - 1)];
-		uint64_t cur = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE), zero = 0;
+		uint64_t cur = __atomic_load_n(&s->id, __ATOMIC_ACQUIRE), zero = 0;
 
 		if (cur == 0) {
-			if (__atomic_compare_exchange_n(&s->key, &zero, key, 0, __ATOMIC_ACQ_REL,
+			if (__atomic_compare_exchange_n(&s->id, &zero, id, 0, __ATOMIC_ACQ_REL,
 							__ATOMIC_ACQUIRE)) {
+				__atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
 				__atomic_add_fetch(&rwc_perproc->nsites, 1, __ATOMIC_RELEASE);
 				__atomic_add_fetch(&s->count, 1, __ATOMIC_ACQ_REL);
 				return s;
 			}
 			cur = zero; /* someone else claimed it: look again */
 		}
-		if (cur == key) {
+		if (cur == id) {
 			__atomic_add_fetch(&s->count, 1, __ATOMIC_ACQ_REL);
 			*first = 0;
 			return s;
 		}
 	}
 	return NULL; /* full: report every call */
+}
+
+uint64_t rwc_dedup_callers(uintptr_t fp, uintptr_t sp0, uintptr_t pc)
+{
+	uintptr_t pcs[RWC_DEDUP_FRAMES];
+	int max = rwc_knobs.backtrace < 1 ? 1 : rwc_knobs.backtrace > RWC_DEDUP_FRAMES ? RWC_DEDUP_FRAMES : rwc_knobs.backtrace;
+	int n;
+	uint64_t h = 0;
+
+	if (rwc_maybe_in_handler())
+		return 0; /* (a handler's stack may have a few KiB left: the caller alone) */
+	n = rwc_frames_callers(fp, sp0, pc, pcs, max);
+	for (int i = 1; i < n; i++)
+		h = (h ^ pcs[i]) * 0x100000001b3u;
+	return h;
 }
 
 /* The system calls' names as one pool and offsets: read-only data the
@@ -108,6 +134,8 @@ static void flush_one(const struct rwc_site *s, unsigned more)
 		rwc_fmt_i64(&o, getpid());
 		rwc_fmt_str(&o, ",\"caller\":\"");
 		rwc_fmt_hex(&o, RWC_SITE_PC(key));
+		rwc_fmt_str(&o, "\",\"site\":\"");
+		rwc_fmt_hex(&o, s->id);
 		rwc_fmt_str(&o, "\",\"suppressed\":");
 		rwc_fmt_str(&o, s->suppressed ? "true" : "false");
 		rwc_fmt_str(&o, "}\n");

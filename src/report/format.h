@@ -12,10 +12,12 @@
 void rwc_format_text(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr);
 /* TEXT (the text report, or NULL) and SUPP (a generated suppression, or
- * NULL) are carried as the fields "text" and "suppression". */
+ * NULL) are carried as the fields "text" and "suppression"; SITE (dedup.h:
+ * the call site's id, 0 none) as "site", which the site's count at exit
+ * names too. */
 void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr,
-		     const char *text, const char *supp);
+		     const char *text, const char *supp, uint64_t site);
 
 /* The one-line description of the problem ("bytes 100..4095 of buf are
  * not mapped", "*off_in = -5 is negative", ...). */

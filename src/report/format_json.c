@@ -277,7 +277,7 @@ static void json_bad(struct rwc_fmt *o, int *first, const struct rwc_finding *f)
 
 void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		     const struct rwc_finding *f, const struct rwc_frame *fr, int nfr,
-		     const char *text, const char *supp)
+		     const char *text, const char *supp, uint64_t site)
 {
 	static const char *const actions[] = {"report", "efault", "abort"};
 	char msg[512];
@@ -320,6 +320,8 @@ void rwc_format_json(struct rwc_fmt *o, long pid, const struct rwc_call *c,
 		json_bad(o, &first, f);
 	json_str(o, &first, "action", actions[rwc_knobs.action]);
 	json_hex(o, &first, "caller", (uintptr_t)c->caller);
+	if (site)
+		json_hex(o, &first, "site", site);
 	rwc_fmt_json_key(o, &first, "frames");
 	json_frames(o, fr, nfr);
 	if (text)

@@ -136,7 +136,7 @@ static int emit(struct scratch *s, const struct rwc_call *c, const struct rwc_fi
 	if (rwc_knobs.format == RWC_FORMAT_JSON) {
 		rwc_fmt_init(&j, s->json, sizeof s->json);
 		rwc_format_json(&j, getpid(), c, f, s->frames, n, s->text,
-				rwc_knobs.gen_suppressions ? s->supp : NULL);
+				rwc_knobs.gen_suppressions ? s->supp : NULL, site ? site->id : 0);
 		if (j.truncated)
 			s->json[j.len - 1] = '\n';
 		rwc_log_write(s->json, j.len);
@@ -188,7 +188,8 @@ int rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 	 * (ownmem.c: the state moves there, a window of microseconds). */
 	vforked = rwc_ownmem_get() == 0 || rwc_in_vfork_child();
 	if (!vforked) {
-		site = rwc_dedup_hit((uintptr_t)c->caller, c->entry, f->problem, &first);
+		site = rwc_dedup_hit((uintptr_t)c->caller, rwc_knobs.dedup ? rwc_dedup_callers((uintptr_t)c->caller_fp, (uintptr_t)c->caller_sp, (uintptr_t)c->caller) : 0,
+				     c->entry, f->problem, &first);
 		if (!first)
 			return !__atomic_load_n(&site->suppressed, __ATOMIC_ACQUIRE);
 		locked = rwc_libs_lock();
