@@ -87,6 +87,13 @@ FORT = {"fort_readlink": ("readlink", "__readlink_chk", "buf"),
         "fort_poll": ("poll", "__poll_chk", "fds"),
         "fort_ppoll": ("ppoll", "__ppoll_chk", "fds")}
 QUERIES = ["getcwd_null", "getxattr_query", "getgroups_query"]
+# The arrays of vector calls against their objects (the helper's D2/D3:
+# iovcnt or vlen past the array went unreported, or a garbage "segment"
+# past it was): case: (call, what, problem, first, last, count)
+ARRAYS = {"writev_array": ("writev", "the iovec array", HEAP, 28, 31, 2),
+          "writev_garray": ("writev", "the iovec array", "global-overflow", 16, 31, 2),
+          "recvmmsg_array": ("recvmmsg", "the mmsghdr array", HEAP, 124, 127, 2),
+          "sendmsg_msghdr": ("sendmsg", "the msghdr", HEAP, 52, 55, 56)}
 VARIANTS = [("-O0", "victim_capacity"), ("-O2", "victim_capacity_o2"),
             ("fortified", "victim_capacity_fortify")]
 
@@ -121,6 +128,26 @@ def check_bad(v, prog, case, exp):
     ok(f0.get("function") == site[0] and f0.get("line") == site[1] and
        os.path.basename(f0.get("file", "")) == "victim_capacity.c",
        "%s: the first frame is %s at victim_capacity.c:%d" % (name, site[0], site[1]), f0)
+    ok(r.results == base.results and r.results and r.status == base.status == 0,
+       "%s: same result and errno as without rwcheck (%s)" % (name, r.results),
+       base.describe() + r.describe())
+
+
+def check_array(v, prog, case, exp):
+    call, what, problem, first, last, count = exp
+    name = "%s %s bad" % (v, case)
+    base, r = run(prog, case, "bad", preload=False), run(prog, case, "bad")
+    if not ok(len(r.reports) == 1 and not r.bad_json, "%s: exactly one report" % name, r.describe()):
+        return
+    rep = r.reports[0]
+    bad = rep.get("bad", {})
+    f0 = (rep.get("frames") or [{}])[0]
+    site = r.sites[-1] if r.sites else ("?", -1)
+    ok(rep.get("call") == call and rep.get("what") == what and rep.get("problem") == problem and
+       bad.get("first") == first and bad.get("last") == last and rep.get("count") == count and
+       f0.get("function") == site[0] and f0.get("line") == site[1],
+       "%s: %s, %s, bytes %d..%d of %s (count %d), at %s:%d" % (name, call, problem, first, last, what, count,
+                                                               *site), rep)
     ok(r.results == base.results and r.results and r.status == base.status == 0,
        "%s: same result and errno as without rwcheck (%s)" % (name, r.results),
        base.describe() + r.describe())
@@ -162,4 +189,7 @@ for v, prog in VARIANTS:
     for case in QUERIES:
         check_good(v, prog, case, "good")
         check_good(v, prog, case, "bad")
+    for case, exp in ARRAYS.items():
+        check_array(v, prog, case, exp)
+        check_good(v, prog, case)
 done()

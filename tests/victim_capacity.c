@@ -30,6 +30,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -375,8 +376,53 @@ static void c_fort_ppoll(void)
 	fort(); SITE(); r = ppoll((struct pollfd *)fbuf, fn / sizeof(struct pollfd), &t, NULL);
 }
 
+/* The arrays a vector call hands the kernel, against their objects: a
+ * heap block whose requested size ends inside the array's last entry
+ * (in its padding or the slack glibc gives: nothing past the block is
+ * written), a global of one entry handed as two (the second: whatever
+ * the binary put after it, never read by /dev/null's write). */
+static char seg[8];
+static struct iovec g_iov[1] = {{seg, sizeof seg}};
+static int null_fd(void)
+{
+	int fd = open("/dev/null", O_WRONLY);
+	if (fd < 0)
+		exit(3);
+	return fd;
+}
+static void c_writev_array(void)
+{
+	/* 2 iovecs at +8 of a block of 36 bytes (40 usable): bytes 28..31 of the array past it */
+	struct iovec *v = (struct iovec *)((char *)malloc(bad ? 36 : 40) + 8);
+	int fd = null_fd();
+	v[0] = v[1] = g_iov[0];
+	SITE(); r = writev(fd, v, 2);
+}
+static void c_writev_garray(void) { int fd = null_fd(); SITE(); r = writev(fd, g_iov, bad ? 2 : 1); }
+static void c_recvmmsg_array(void)
+{
+	/* 2 mmsghdrs (128 bytes) in a block of 124 (136 usable): the second's padding past it */
+	struct mmsghdr *m = calloc(1, bad ? 124 : 128);
+	int sv[2];
+	if (!m || socketpair(AF_UNIX, SOCK_DGRAM, 0, sv))
+		exit(3);
+	SITE(); r = recvmmsg(sv[0], m, 2, MSG_DONTWAIT, NULL);
+}
+static void c_sendmsg_msghdr(void)
+{
+	/* a msghdr (56 bytes) in a block of 52 (56 usable): its padding past it */
+	struct msghdr *m = calloc(1, bad ? 52 : 56);
+	int sv[2];
+	if (!m || socketpair(AF_UNIX, SOCK_DGRAM, 0, sv))
+		exit(3);
+	m->msg_iov = g_iov;
+	m->msg_iovlen = 1;
+	SITE(); r = sendmsg(sv[0], m, MSG_DONTWAIT);
+}
+
 #define C VCASE
 static const struct victim_case cases[] = {
+	C(writev_array), C(writev_garray), C(recvmmsg_array), C(sendmsg_msghdr),
 	C(readlink), C(readlinkat), C(getcwd), C(getcwd_null), C(getdents64), C(getrandom),
 	C(getxattr), C(lgetxattr), C(fgetxattr), C(getxattr_query), C(listxattr), C(llistxattr),
 	C(flistxattr), C(gethostname), C(getdomainname), C(getgroups), C(getgroups_query),

@@ -76,6 +76,28 @@ static enum rwc_problem bounds_found(struct rwc_finding *f, enum rwc_problem pr,
 	return found(f, pr, p, n, what, idx);
 }
 
+/* An array of COUNT entries, N bytes, that the call hands the kernel
+ * (proved mapped: array()) against the object it lies in, as a buffer
+ * is: iovcnt 3 for `struct iovec v[2]` runs past v into what follows,
+ * and the third "segment" is whatever lies there.  f->count: COUNT. */
+static enum rwc_problem array_object(const struct rwc_call *c, const void *p, size_t n, size_t count,
+				     unsigned need, struct rwc_finding *f, const char *what)
+{
+	enum rwc_problem pr;
+	uintptr_t lo, hi;
+
+	if (!rwc_bounds_on())
+		return RWC_OK;
+	pr = rwc_bounds_check((uintptr_t)p, n, (uintptr_t)c->caller_sp, (uintptr_t)c->caller, &f->bounds, &lo, &hi);
+	if (pr == RWC_OK) {
+		f->bounds.kind = RWC_HOLDER_NONE;
+		return RWC_OK;
+	}
+	bounds_found(f, pr, p, n, need, lo, hi, what, -1);
+	f->count = count;
+	return pr;
+}
+
 /* Memory the call uses as NEED says: its mapping, then the object it lies
  * in (heap block, stack variable or frame, global).  When both are bad,
  * the one whose bad bytes start first is reported: `char ans[2048]` read
@@ -168,6 +190,8 @@ static enum rwc_problem check_iov(const struct rwc_call *c, const struct iovec *
 	}
 	if (skip)
 		return RWC_OK;
+	if (array_object(c, iov, (size_t)iovcnt * sizeof *iov, (size_t)iovcnt, RWC_NEED_READ, f, "the iovec array"))
+		return f->problem;
 	if ((p = rwc_check_iov_total(iov, iovcnt, &f->total)) && (rwc_checks & RWC_CHECK_COUNT))
 		return fail(f, p);
 	if (c->has_offset && (rwc_checks & RWC_CHECK_OFFSET) &&
@@ -190,6 +214,8 @@ static enum rwc_problem check_msg(const struct rwc_call *c, const struct msghdr 
 		return f->problem;
 	if (skip)
 		return RWC_OK;
+	if (array_object(c, m, sizeof *m, sizeof *m, RWC_NEED_READ, f, "the msghdr"))
+		return f->problem;
 	iovlen = m->msg_iovlen;
 	if (check_iov(c, m->msg_iov, iovlen > (size_t)IOV_MAX ? -1 : (long)iovlen, f))
 		return f->problem;
@@ -221,6 +247,8 @@ static enum rwc_problem check_mmsg(const struct rwc_call *c, struct rwc_finding 
 		return f->problem;
 	if ((rwc_checks & RWC_CHECK_MAPS) && rwc_map_verdict((uintptr_t)v, n, RWC_NEED_WRITE, &f->v) != RWC_OK)
 		return found(f, f->v.problem, v, n, "the mmsghdr array", -1);
+	if (array_object(c, v, n, vlen, RWC_NEED_READ | RWC_NEED_WRITE, f, "the mmsghdr array"))
+		return f->problem;
 	for (size_t i = 0; i < vlen; i++) {
 		f->msg_index = (long)i;
 		if (check_msg(c, &v[i].msg_hdr, f))
@@ -282,6 +310,10 @@ static enum rwc_problem check_pvm(const struct rwc_call *c, struct rwc_finding *
 		f->count = (size_t)c->riovcnt;
 		return f->problem;
 	}
+	if (c->riovcnt && !skip &&
+	    array_object(c, c->riov, (size_t)c->riovcnt * sizeof *c->riov, (size_t)c->riovcnt, RWC_NEED_READ, f,
+			 "the remote iovec array"))
+		return f->problem;
 	return RWC_OK;
 }
 
