@@ -12,6 +12,7 @@
 
 #include "base/knobs.h"
 #include "report/format.h"
+#include "report/format_object.h"
 #include "tap.h"
 
 static char out[1 << 16];
@@ -264,6 +265,29 @@ static void readlink_unmapped(void)
 	both("readlink_unmapped", &c, &f);
 }
 
+/* The compiler's size line: __fgets_chk reads first and aborts only when
+ * the line read fills the object; the others abort on the count alone. */
+static void compiler_line(void)
+{
+	static const char *const names[2] = {"__read_chk", "__fgets_chk"};
+	static const char *const ends[2] = {"glibc's __read_chk aborts the program\n",
+					    "glibc's __fgets_chk aborts the program when the line read fills it\n"};
+
+	for (int k = 0; k < 2; k++) {
+		struct rwc_call c = {.name = names[k]};
+		struct rwc_finding f = {.what = "buf", .iov_index = -1, .msg_index = -1, .count = 64};
+		struct rwc_fmt o;
+
+		f.bounds.compiler_size = 8;
+		rwc_fmt_init(&o, out, sizeof out);
+		rwc_format_compiler(&o, 4242, &c, &f);
+		out[o.len] = '\0';
+		ok(strstr(out, "the compiler saw an object of 8 bytes at buf; count 64 is larger: ") &&
+			   strlen(out) > strlen(ends[k]) && strcmp(out + strlen(out) - strlen(ends[k]), ends[k]) == 0,
+		   "compiler's size line of %s ends '%.*s'", names[k], (int)strlen(ends[k]) - 1, ends[k]);
+	}
+}
+
 int main(void)
 {
 	rwc_knobs.action = 0;
@@ -277,5 +301,6 @@ int main(void)
 	syscall_count();
 	getsockopt_heap();
 	readlink_unmapped();
+	compiler_line();
 	return done_testing();
 }

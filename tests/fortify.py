@@ -151,6 +151,24 @@ r = Run([PROG, "over_global", "bad"], env={"RWCHECK_CHECKS": "maps,offset,count"
 ok(r.status == -6 and not r.reports, "compiler's size: no report without the bounds checks (glibc aborts alone)",
    r.describe())
 
+# Without DWARF the stack check knows only the caller's frame: the bad
+# bytes still start where the compiler's object ends (16), not where the
+# frame's saved registers do (the new-user trial's D6: "bytes 40..63 ...
+# past the object the compiler saw"), and the frame line keeps its own.
+nodw = os.path.join(d, "victim_fortify_nodw")
+subprocess.run(["objcopy", "--strip-debug", PROG, nodw], check=True)
+r = Run([nodw, "over_stack_pad", "bad"], env={"RWCHECK_CHECKS": "all"})
+rep = r.reports[0] if len(r.reports) == 1 else {}
+reg = rep.get("region", {})
+text = rep.get("text", "").split("\n")
+ok(rep.get("problem") == "stack-overflow" and rep.get("bad", {}).get("first") == 16 and
+   rep.get("bad", {}).get("last") == 63 and reg.get("kind") == "stack-frame" and reg.get("compiler_size") == 16 and
+   "bytes 16..63 of buf are past the object the compiler saw" in text[0] and len(text) > 1 and
+   re.search(r"buf\+(\d+) reaches the saved registers .* registers saved from \+\1$", text[1]) is not None and
+   int(re.search(r"buf\+(\d+)", text[1]).group(1)) > 16,
+   "compiler's size over_stack_pad without DWARF: bytes 16..63 past the compiler's object, the frame's saved "
+   "registers where they are", r.describe())
+
 # The wrapper's summary names the inlined caller too.
 want = inlined("-O2 fortified (wrapper)", PROG, "inline_read", "__read_chk") or [("slurp", 0)]
 p = subprocess.run([os.path.join(BUILD, "rwcheck"), "--", PROG, "inline_read", "bad"],

@@ -14,7 +14,7 @@
  *   inline_read inline_pread inline_recv inline_recvfrom (slurp(), a static
  *   function called once: inlined into main from -O1 on), chain (inner()
  *   inlined into outer() inlined into main),
- *   over_global over_stack over_heap over_fread over_recv (a count
+ *   over_global over_stack over_stack_pad over_heap over_fread over_recv (a count
  *   larger than the object the compiler saw: glibc aborts the bad call,
  *   after rwcheck's report; the good twin asks exactly the object's
  *   size). */
@@ -46,6 +46,17 @@ __attribute__((noinline)) static void f_over_stack(void)
 
 	SITE(); ret = read(fd, b, over_n);
 	__asm__ volatile("" : : "r"(b) : "memory");
+}
+
+/* The same with another array above b in the frame: without DWARF the
+ * frame's saved registers start past both. */
+__attribute__((noinline)) static void f_over_stack_pad(void)
+{
+	char b[16], other[24];
+
+	memset(other, 1, sizeof other);
+	SITE(); ret = read(fd, b, over_n);
+	__asm__ volatile("" : : "r"(b), "r"(other) : "memory");
 }
 
 __attribute__((noinline)) static void f_over_heap(void)
@@ -118,6 +129,8 @@ int main(int argc, char **argv)
 		f_over_global();
 	else if (strcmp(argv[1], "over_stack") == 0)
 		f_over_stack();
+	else if (strcmp(argv[1], "over_stack_pad") == 0)
+		f_over_stack_pad();
 	else if (strcmp(argv[1], "over_heap") == 0)
 		f_over_heap();
 	else if (strcmp(argv[1], "over_fread") == 0)

@@ -158,8 +158,13 @@ static enum rwc_problem buffer(const struct rwc_call *c, struct rwc_finding *f)
 	int over = c->has_objsize && c->count > c->objsize;
 
 	if (mem(c, c->buf, c->count, f, "buf", -1)) {
-		if (over && rwc_is_bounds_problem(f))
+		if (over && rwc_is_bounds_problem(f)) {
+			/* the compiler's object may end before what the stack
+			 * check found without DWARF (the frame's saved registers) */
 			f->bounds.compiler_size = c->objsize;
+			if (f->bounds.kind == RWC_HOLDER_FRAME && (uintptr_t)c->buf + c->objsize < f->v.bad_lo)
+				f->v.bad_lo = (uintptr_t)c->buf + c->objsize;
+		}
 		return f->problem;
 	}
 	return over && rwc_bounds_on() ? compiler_size(c, f) : RWC_OK;

@@ -160,7 +160,9 @@ void rwc_format_compiler(struct rwc_fmt *o, long pid, const struct rwc_call *c, 
 	rwc_fmt_u64(o, f->count);
 	rwc_fmt_str(o, " is larger: glibc's ");
 	rwc_fmt_str(o, c->name);
-	rwc_fmt_str(o, " aborts the program\n");
+	/* (__fgets_chk reads first: it aborts when the line filled the object) */
+	rwc_fmt_str(o, strstr(c->name, "fgets") ? " aborts the program when the line read fills it\n"
+						 : " aborts the program\n");
 }
 
 /* The stack frame the buffer runs past (its saved registers, or its end). */
@@ -227,7 +229,10 @@ void rwc_format_object(struct rwc_fmt *o, long pid, const struct rwc_finding *f,
 	}
 	rwc_fmt_what(o, f);
 	rwc_fmt_char(o, '+');
-	rwc_fmt_u64(o, f->v.bad_lo - f->v.lo);
+	/* (where the compiler's object ended first, the frame's saved
+	 * registers still start where they do) */
+	rwc_fmt_u64(o, (b->kind == RWC_HOLDER_FRAME && b->limit < b->hi && b->limit > f->v.bad_lo ? b->limit : f->v.bad_lo) -
+			       f->v.lo);
 	if (b->kind == RWC_HOLDER_FRAME) {
 		frame_text(o, f, fr, nfr);
 		return;
