@@ -98,6 +98,24 @@ for tag, prog in PROGS:
     heap_bad(prog, tag, "header", call="write", first=0, last=7)
     clean(prog, tag, "header")
 
+    # A buffer 8 bytes below a block (the chunk below: a freed block's),
+    # with the quarantine and without: it runs into the block's header.
+    for env, how in [(None, ""), (Q0, ", no quarantine")]:
+        r = Run([prog, "below", "bad"], env=env)
+        lo, req, usable = block_of(r)
+        check_report(r, "%s below bad%s" % (tag, how), "write", "heap-overflow", first=0, last=15)
+        rep = r.reports[0] if r.reports else {}
+        reg = rep.get("region", {})
+        ok(reg.get("kind") == "heap-block" and int(reg.get("start", "0"), 16) == lo and reg.get("size") == 100 and
+           int(rep.get("buf", "0"), 16) == lo - 8 and
+           "buf+0 is 8 bytes before the start of a heap block of 100 bytes (%d usable)" % usable in rep.get("text", "")
+           and "of buf are before the start of a heap block" in rep.get("message", ""),
+           "%s below bad%s: 8 bytes before the start of the 100-byte block, said so" % (tag, how), r.describe())
+        base = Run([prog, "below", "bad"], preload=False)
+        ok(r.results == base.results, "%s below bad%s: result unchanged (%s)" % (tag, how, r.results),
+           base.describe())
+    clean(prog, tag, "below")
+
     # The freed block handed out again: its new owner's block, live (at
     # once only without the quarantine: tests/uaf.py has it with one).
     r = clean(prog, tag, "reused", env=Q0)

@@ -431,6 +431,14 @@ static void test_bounds_verdicts(void)
 	   "heap: past the block: bad bytes from its end");
 	ok(rwc_heap_verdict(0x2032, 54, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_OK,
 	   "heap: an interior pointer up to the end is fine");
+	ok(rwc_heap_underflow(0x1ff0, 8, H(0x2000, 100, 104), &b, &lo, &hi) == RWC_OK &&
+	   rwc_heap_underflow(0x1ff0, 16, H(0x2000, 100, 104), &b, &lo, &hi) == RWC_HEAP_OVERFLOW && lo == 0x1ff8 &&
+	   hi == 0x2000 && b.kind == RWC_HOLDER_BLOCK && b.lo == 0x2000 && b.hi == 0x2064,
+	   "heap: a range below a block is fine up to the word before its size word, bad from the size word on");
+	ok(rwc_heap_underflow(0x1ff8, 16, H(0x2000, 100, 104), &b, &lo, &hi) == RWC_HEAP_OVERFLOW && lo == 0x1ff8 &&
+	   hi == 0x2008 && rwc_heap_underflow(0x1ff8, 16, NOB, &b, &lo, &hi) == RWC_OK &&
+	   rwc_heap_underflow(0x2000, 16, H(0x2000, 100, 104), &b, &lo, &hi) == RWC_OK,
+	   "heap: from the size word into the block: bad; no block or one starting at the range: none");
 	ok(rwc_heap_verdict(0x2032, 55, H(0x2000, 104, 104), NOB, &b, &lo, &hi) == RWC_HEAP_OVERFLOW &&
 	   lo == 0x2068, "heap: one byte past the end from an interior pointer");
 	ok(rwc_heap_verdict(0x2000, 100, H(0x2000, 100, 104), NOB, &b, &lo, &hi) == RWC_OK &&

@@ -200,6 +200,19 @@ static NOINLINE void c_header(void)
 	free(p);
 }
 
+/* A buffer 8 bytes below a block, where the chunk below is a freed
+ * block's: in no block, it runs into the block's chunk header from
+ * below (the helper's D4: `read(fd, a - 8, 16)` went unreported). */
+static NOINLINE void c_below(void)
+{
+	char *a = malloc(100), *p = malloc(100);
+
+	free(a);
+	block(p, 100);
+	SITE(); ret = write(null_fd, bad ? p - 8 : p, 16);
+	free(p);
+}
+
 /* A freed block handed out again by the next malloc: its new owner's. */
 static NOINLINE void c_reused(void)
 {
@@ -216,7 +229,7 @@ static NOINLINE void c_reused(void)
 static const struct victim_case cases[] = {
 	VCASE(malloc), VCASE(calloc), VCASE(realloc_shrink), VCASE(realloc_grow), VCASE(reallocarray),
 	VCASE(aligned_alloc), VCASE(posix_memalign), VCASE(memalign), VCASE(valloc), VCASE(pvalloc),
-	VCASE(widened), VCASE(large_interior), VCASE(freed), VCASE(realloc_moved), VCASE(reused), VCASE(header),
+	VCASE(widened), VCASE(large_interior), VCASE(freed), VCASE(realloc_moved), VCASE(reused), VCASE(header), VCASE(below),
 };
 
 int main(int argc, char **argv)

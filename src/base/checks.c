@@ -242,6 +242,22 @@ enum rwc_problem rwc_heap_verdict(uintptr_t lo, size_t n, const struct rwc_heap_
 	return RWC_OK;
 }
 
+enum rwc_problem rwc_heap_underflow(uintptr_t lo, size_t n, const struct rwc_heap_block *next, struct rwc_bounds *b,
+				    uintptr_t *bad_lo, uintptr_t *bad_hi)
+{
+	uintptr_t hi = range_end(lo, n), word;
+
+	if (n == 0 || !next->usable || next->start <= lo || next->start < sizeof(size_t))
+		return RWC_OK;
+	word = next->start - sizeof(size_t);
+	if (hi <= word)
+		return RWC_OK;
+	block_holds(b, RWC_HOLDER_BLOCK, next);
+	*bad_lo = lo > word ? lo : word;
+	*bad_hi = hi;
+	return RWC_HEAP_OVERFLOW;
+}
+
 enum rwc_problem rwc_stack_verdict(uintptr_t lo, size_t n, const struct rwc_bounds *b,
 				   uintptr_t *bad_lo, uintptr_t *bad_hi)
 {

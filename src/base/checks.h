@@ -127,6 +127,14 @@ struct rwc_heap_block {
 enum rwc_problem rwc_heap_verdict(uintptr_t lo, size_t n, const struct rwc_heap_block *live,
 				  const struct rwc_heap_block *freed, struct rwc_bounds *b,
 				  uintptr_t *bad_lo, uintptr_t *bad_hi);
+/* Heap verdict on [lo, lo+n) that no block holds (rwc_heap_verdict said
+ * nothing) but that runs into NEXT, the lowest live block starting above
+ * lo (NEXT->usable 0: none): RWC_HEAP_OVERFLOW when the range reaches its
+ * chunk's size word, 8 bytes below it (`read(fd, p - 8, 16)`), B that
+ * block and the bad bytes from the size word (or lo) on; the word before
+ * it is the previous chunk's to use. */
+enum rwc_problem rwc_heap_underflow(uintptr_t lo, size_t n, const struct rwc_heap_block *next, struct rwc_bounds *b,
+				    uintptr_t *bad_lo, uintptr_t *bad_hi);
 /* Stack verdict on [lo, lo+n) held by the frame or the variable B (kind
  * RWC_HOLDER_FRAME or RWC_HOLDER_VARIABLE, whose limit is its hi):
  * RWC_STACK_OVERFLOW when the range reaches B->limit. */

@@ -144,6 +144,30 @@ static void hblock_note(uintptr_t l)
 	rwc_hblock[hblock_next++ % RWC_HBLOCKS] = l;
 }
 
+/* [p, p+n), in no block, against the live block that starts lowest
+ * above p, if the range reaches its chunk header (checks.h
+ * rwc_heap_underflow): heap()'s answer then. */
+static int run_into(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi, int full)
+{
+	uintptr_t top = range_end(p, n) - 1, q;
+	struct rwc_heap_block nb;
+	size_t u;
+	int pr;
+
+	if (n == 0 || top > UINTPTR_MAX - sizeof(size_t))
+		return RWC_OK;
+	top += sizeof(size_t); /* (a block starting here has its size word at the range's last byte) */
+	if (rwc_hm_nothing_below(top) || !(q = rwc_hm_prev(top, 0, p + 1)) || q <= p)
+		return RWC_OK;
+	if ((u = chunk_usable(q, full)) == UNKNOWN)
+		return HEAP_UNSURE;
+	block_at(&nb, q, u);
+	pr = rwc_heap_underflow(p, n, &nb, b, blo, bhi);
+	if (pr != RWC_OK)
+		block_sites(b);
+	return pr;
+}
+
 /* RWC_OK, RWC_HEAP_OVERFLOW or RWC_USE_AFTER_FREE (what holds the buffer
  * in B, the bad bytes [*BLO, *BHI)); in the fast path (FULL 0) also
  * HEAP_UNSURE.  Blocks are judged by the bytes the program asked for. */
@@ -160,7 +184,7 @@ static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uin
 	if (rwc_big_any() && full && (pr = rwc_big_verdict(p, n, b, blo, bhi)) != RWC_OK)
 		return pr;
 	if (rwc_hm_nothing_below(p))
-		return RWC_OK;
+		return run_into(p, n, b, blo, bhi, full);
 	live = rwc_hm_prev(p, 0, 0);
 	if (live && (ls = chunk_usable(live, full)) == UNKNOWN)
 		return HEAP_UNSURE;
@@ -176,6 +200,8 @@ static int heap(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uin
 	pr = rwc_heap_verdict(p, n, &lb, &fb, b, blo, bhi);
 	if (pr == RWC_OK && live && p - live < ls)
 		hblock_note(live); /* the next call skips the search */
+	if (pr == RWC_OK && b->kind == RWC_HOLDER_NONE)
+		return run_into(p, n, b, blo, bhi, full);
 	if (pr != RWC_OK)
 		block_sites(b);
 	return pr;

@@ -33,7 +33,7 @@ static const char *bounds_words(const struct rwc_finding *f)
 		return "past the object the compiler saw"; /* inside its holder */
 	switch (f->bounds.kind) {
 	case RWC_HOLDER_BLOCK:
-		return "past the end of its heap block";
+		return f->v.bad_lo < f->bounds.lo ? "before the start of a heap block" : "past the end of its heap block";
 	case RWC_HOLDER_VARIABLE:
 		return "past the end of its stack object";
 	case RWC_HOLDER_GLOBAL:

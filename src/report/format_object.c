@@ -246,7 +246,10 @@ void rwc_format_object(struct rwc_fmt *o, long pid, const struct rwc_finding *f,
 		return;
 	}
 	rwc_fmt_str(o, " is ");
-	if (b->kind == RWC_HOLDER_FREED || f->v.bad_lo < b->hi) {
+	if (b->kind == RWC_HOLDER_BLOCK && f->v.bad_lo < b->lo) { /* (ran into it from below) */
+		rwc_fmt_u64(o, b->lo - f->v.bad_lo);
+		rwc_fmt_str(o, " bytes before the start of a heap block of ");
+	} else if (b->kind == RWC_HOLDER_FREED || f->v.bad_lo < b->hi) {
 		rwc_fmt_u64(o, f->v.bad_lo - b->lo);
 		rwc_fmt_str(o, b->kind == RWC_HOLDER_FREED ? " bytes inside a freed heap block of "
 							   : " bytes into a heap block of ");
