@@ -175,8 +175,8 @@ static int same_frames(const struct group *a, const struct group *b, size_t k)
 	for (size_t i = 0; i < k; i++) {
 		json_t *x = json_array_get(fa, i), *y = json_array_get(fb, i);
 
-		if (strcmp(str(x, "function"), str(y, "function")) || strcmp(str(x, "file"), str(y, "file")) ||
-		    strcmp(base(str(x, "module")), base(str(y, "module"))) ||
+		if (strcmp(str(x, "function"), str(y, "function")) != 0 || strcmp(str(x, "file"), str(y, "file")) != 0 ||
+		    strcmp(base(str(x, "module")), base(str(y, "module"))) != 0 ||
 		    json_integer_value(json_object_get(x, "line")) != json_integer_value(json_object_get(y, "line")))
 			return 0;
 	}
@@ -191,9 +191,9 @@ static size_t frames_to_tell(const struct run *r, size_t i)
 	size_t k = 1, n = json_array_size(json_object_get(r->g[i].first, "frames"));
 
 	for (size_t j = 0; j < r->n && k < n && k < 4; j++) {
-		if (j == i || strcmp(str(r->g[i].first, "problem"), str(r->g[j].first, "problem")) ||
-		    strcmp(str(r->g[i].first, "call"), str(r->g[j].first, "call")) ||
-		    strcmp(str(r->g[i].first, "syscall"), str(r->g[j].first, "syscall")))
+		if (j == i || strcmp(str(r->g[i].first, "problem"), str(r->g[j].first, "problem")) != 0 ||
+		    strcmp(str(r->g[i].first, "call"), str(r->g[j].first, "call")) != 0 ||
+		    strcmp(str(r->g[i].first, "syscall"), str(r->g[j].first, "syscall")) != 0)
 			continue;
 		while (k < n && k < 4 && same_frames(&r->g[i], &r->g[j], k))
 			k++;

@@ -379,20 +379,7 @@ enum rwc_problem rwc_check_call(const struct rwc_call *c, struct rwc_finding *f)
 {
 	enum rwc_problem p;
 
-	f->problem = RWC_OK;
-	f->what = "buf";
-	f->iov_index = -1;
-	f->buf = c->buf;
-	f->count = c->count;
-	f->total = 0;
-	f->v.problem = RWC_OK;
-	f->bounds.kind = RWC_HOLDER_NONE;
-	f->origin = NULL;
-	f->norigin = 0;
-	f->freed_at = NULL;
-	f->nfreed_at = 0;
-	f->msg_index = -1;
-	f->offset_what = NULL;
+	rwc_finding_init(f, c->buf, c->count);
 	if ((p = check_shape(c, f)) == RWC_OK && c->nargs)
 		p = check_args(c, f);
 	rwc_fast_said.gen = 0; /* said for this call only */

@@ -1,4 +1,4 @@
-/* finding.c: what kind of finding one is (see finding.h).  Pure: no
+/* finding.c: a finding emptied, and what kind one is (see finding.h).  Pure: no
  * allocation, signal-safe. */
 #include "config.h"
 
@@ -16,4 +16,22 @@ int rwc_is_bounds_problem(const struct rwc_finding *f)
 	return (f->problem == RWC_HEAP_OVERFLOW || f->problem == RWC_STACK_OVERFLOW ||
 		f->problem == RWC_GLOBAL_OVERFLOW || f->problem == RWC_USE_AFTER_FREE) &&
 	       f->bounds.kind != RWC_HOLDER_NONE;
+}
+
+void rwc_finding_init(struct rwc_finding *f, const void *buf, size_t count)
+{
+	f->problem = RWC_OK;
+	f->what = "buf";
+	f->iov_index = -1;
+	f->buf = buf;
+	f->count = count;
+	f->total = 0;
+	f->v.problem = RWC_OK;
+	f->bounds.kind = RWC_HOLDER_NONE;
+	f->origin = NULL;
+	f->norigin = 0;
+	f->freed_at = NULL;
+	f->nfreed_at = 0;
+	f->msg_index = -1;
+	f->offset_what = NULL;
 }

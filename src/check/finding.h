@@ -27,6 +27,10 @@ struct rwc_finding {
 	int nfreed_at;        /* ... and how many frames */
 };
 
+/* Empties F before the checks of a call whose buffer is BUF, COUNT bytes:
+ * no problem, "buf", no index, no holder. */
+void rwc_finding_init(struct rwc_finding *f, const void *buf, size_t count);
+
 /* Is the finding about memory (the bytes and region fields apply)? */
 int rwc_is_memory_problem(const struct rwc_finding *f);
 /* Is it a heap-/stack-overflow with its block or frame known? */
