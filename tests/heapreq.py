@@ -115,6 +115,17 @@ for tag, prog in PROGS:
         ok(r.results == base.results, "%s below bad%s: result unchanged (%s)" % (tag, how, r.results),
            base.describe())
     clean(prog, tag, "below")
+    # ... below a large block, the lowest in its part of the heap map, after
+    # good writes (the fast path's warm caches; global check on and off)
+    for env, how in [(None, ""), ({"RWCHECK_CHECKS": "-global"}, ", global check off")]:
+        r = Run([prog, "below_big", "bad"], env=env)
+        lo, req, usable = block_of(r)
+        rep = r.reports[0] if len(r.reports) == 1 else {}
+        ok(rep.get("problem") == "heap-overflow" and rep.get("bad", {}).get("first") == 0 and
+           rep.get("bad", {}).get("last") == 15 and int(rep.get("buf", "0"), 16) == lo - 8 and
+           rep.get("region", {}).get("size") == 1 << 20 and "8 bytes before the start of a heap block" in rep.get("text", ""),
+           "%s below_big bad%s: one report, 8 bytes before the start of the 1 MiB block" % (tag, how), r.describe())
+    clean(prog, tag, "below_big")
 
     # The freed block handed out again: its new owner's block, live (at
     # once only without the quarantine: tests/uaf.py has it with one).

@@ -213,6 +213,21 @@ static NOINLINE void c_below(void)
 	free(p);
 }
 
+/* The same below a large block (mapped on its own, top-down: no block
+ * below it in its part of the heap map), after good writes of it (the
+ * fast path's caches warm). */
+static NOINLINE void c_below_big(void)
+{
+	char *p = malloc(1 << 20);
+
+	for (int k = 0; k < 4; k++)
+		if (write(null_fd, p, 16) != 16)
+			exit(3);
+	block(p, 1 << 20);
+	SITE(); ret = write(null_fd, bad ? p - 8 : p, 16);
+	free(p);
+}
+
 /* A freed block handed out again by the next malloc: its new owner's. */
 static NOINLINE void c_reused(void)
 {
@@ -229,7 +244,7 @@ static NOINLINE void c_reused(void)
 static const struct victim_case cases[] = {
 	VCASE(malloc), VCASE(calloc), VCASE(realloc_shrink), VCASE(realloc_grow), VCASE(reallocarray),
 	VCASE(aligned_alloc), VCASE(posix_memalign), VCASE(memalign), VCASE(valloc), VCASE(pvalloc),
-	VCASE(widened), VCASE(large_interior), VCASE(freed), VCASE(realloc_moved), VCASE(reused), VCASE(header), VCASE(below),
+	VCASE(widened), VCASE(large_interior), VCASE(freed), VCASE(realloc_moved), VCASE(reused), VCASE(header), VCASE(below), VCASE(below_big),
 };
 
 int main(int argc, char **argv)

@@ -73,8 +73,9 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 	unsigned on = rwc_bounds_on();
 	uint64_t g;
 
-	if (iovcnt < 0 || iovcnt > IOV_MAX ||
-	    !rwc_quick_range(iov, (size_t)iovcnt * sizeof *iov, RWC_NEED_READ))
+	/* (and the array inside its own object: callcheck.c array_object) */
+	if (iovcnt < 0 || iovcnt > IOV_MAX || !rwc_quick_range(iov, (size_t)iovcnt * sizeof *iov, RWC_NEED_READ) ||
+	    (RWC_UNLIKELY(on) && !rwc_bounds_fast_on(on, iov, (size_t)iovcnt * sizeof *iov, sp, pc, 0)))
 		return 0;
 	if ((on & RWC_CHECK_HEAP) && rwc_vs_maybe(iov, iovcnt) && rwc_vs_all(iov, iovcnt, need, (uintptr_t)sp, total))
 		return 1; /* every segment a block's start the segment cache holds */
@@ -94,8 +95,7 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 		*total = sum; /* every segment in one object of the verdict cache */
 		return 1;
 	}
-	g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE);
-	floor = lo & ~(uintptr_t)4095; /* the span's pages: all mapped */
+	g = __atomic_load_n(&rwc_gen, __ATOMIC_ACQUIRE), floor = lo & ~(uintptr_t)4095; /* the span's pages: all mapped */
 	if (hi > lo && !rwc_fast_range((const void *)lo, hi - lo, need)) {
 		floor = UINTPTR_MAX; /* each segment's own page only */
 		for (long i = 0; i < iovcnt; i++)
@@ -104,7 +104,7 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 	}
 	rwc_heap_seen.l = 0;
 	if (RWC_UNLIKELY(on) && hi > lo && /* the same for the bounds checks' first look */
-	    !((!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below_span(lo, hi - 1)) &&
+	    !((!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below_span(lo, hi - 1 <= UINTPTR_MAX - 8 ? hi - 1 + 8 : UINTPTR_MAX)) &&
 	      (!(on & RWC_CHECK_STACK) || hi - 1 < (uintptr_t)sp) &&
 	      (!(on & RWC_CHECK_GLOBAL) || rwc_glob_fast_span(lo, hi)))) {
 		int blocks = !(on & RWC_CHECK_HEAP) ? 0 :

@@ -12,10 +12,11 @@ extern void *rwc_brk_seen;
 
 /* While there is no map view: the program break at which a free that
  * unmaps nothing has nothing to tell (the first checks' fills, mapview.h,
- * know the heap up to it); NULL none, since a fill; RWC_BRK_VIEW for good
- * once the view took the break (then rwc_brk_seen).  Set by a free's slow
- * path with a compare-and-swap from what it read before it looked, so a
- * fill or the view that came in between wins (entry/mapwatch.c). */
+ * know the heap up to it); NULL or a fill's token (a kernel address, new
+ * at each fill) none; RWC_BRK_VIEW for good once the view took the break
+ * (then rwc_brk_seen).  Set by a free's slow path with a compare-and-swap
+ * from what it read before it looked, so a fill or the view that came in
+ * between wins, whatever value it found (entry/mapwatch.c). */
 extern void *rwc_brk_quiet;
 #define RWC_BRK_VIEW ((void *)1)
 

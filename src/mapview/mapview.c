@@ -122,6 +122,7 @@ static int query_verdict(int fd, struct rwc_verdict *v)
 /* The program break when the light path last filled a thread's cache; 0
  * never: before the first need, the frees tell nothing else (mapwatch.c) */
 static uintptr_t light_brk RWC_START_DATA;
+static uintptr_t light_fills RWC_START_DATA; /* fills so far: rwc_map_light_heap's tokens */
 extern void *__curbrk; /* glibc's program break (read only) */
 
 static uintptr_t program_break(void)
@@ -149,11 +150,14 @@ uintptr_t rwc_map_light_heap(void)
 {
 	uintptr_t b = program_break();
 	void *q = __atomic_load_n(&rwc_brk_quiet, __ATOMIC_ACQUIRE);
+	/* a value no break can be (kernel space) and no free read before: a
+	 * free's compare-and-swap from what it read fails after this fill */
+	void *t = (void *)(UINTPTR_MAX - 2 * __atomic_add_fetch(&light_fills, 1, __ATOMIC_RELAXED));
 
 	__atomic_store_n(&light_brk, b, __ATOMIC_RELEASE);
 	__atomic_store_n(&rwc_brk_seen, NULL, __ATOMIC_RELEASE);
-	while (q != RWC_BRK_VIEW && q && /* (no free skips the slow path from now on) */
-	       !__atomic_compare_exchange_n(&rwc_brk_quiet, &q, NULL, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+	while (q != RWC_BRK_VIEW && /* (no free skips the slow path from now on) */
+	       !__atomic_compare_exchange_n(&rwc_brk_quiet, &q, t, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		;
 	return b;
 }
