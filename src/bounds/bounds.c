@@ -149,15 +149,12 @@ static void hblock_note(uintptr_t l)
  * rwc_heap_underflow): heap()'s answer then. */
 static int run_into(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi, int full)
 {
-	uintptr_t top = range_end(p, n) - 1, q;
+	uintptr_t top = rwc_hm_reach(range_end(p, n) - 1), q;
 	struct rwc_heap_block nb;
 	size_t u;
 	int pr;
 
-	if (n == 0 || top > UINTPTR_MAX - sizeof(size_t))
-		return RWC_OK;
-	top += sizeof(size_t); /* (a block starting here has its size word at the range's last byte) */
-	if (rwc_hm_nothing_below(top) || !(q = rwc_hm_prev(top, 0, p + 1)) || q <= p)
+	if (n == 0 || rwc_hm_nothing_below(top) || !(q = rwc_hm_prev(top, 0, p + 1)) || q <= p)
 		return RWC_OK;
 	if ((u = chunk_usable(q, full)) == UNKNOWN)
 		return HEAP_UNSURE;

@@ -83,7 +83,7 @@ static inline __attribute__((always_inline)) int rwc_bounds_fast_on(unsigned on,
 		return 1;
 	/* (its reach: a block just above the range has its size word in it,
 	 * checks.h rwc_heap_underflow) */
-	if ((on & RWC_CHECK_HEAP) && !rwc_hm_nothing_below(n <= UINTPTR_MAX - a - 8 ? a + n - 1 + 8 : UINTPTR_MAX)) {
+	if ((on & RWC_CHECK_HEAP) && !rwc_hm_nothing_below(rwc_hm_reach(n <= UINTPTR_MAX - a ? a + n - 1 : UINTPTR_MAX))) {
 		if (!rwc_heap_quick(a, n, seen))
 			return rwc_bounds_good(a, n, (uintptr_t)sp0, (uintptr_t)pc);
 		in_heap = 1; /* not a global */

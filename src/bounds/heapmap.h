@@ -77,6 +77,15 @@ static inline int rwc_hm_no_leaf(size_t i)
 	return i >= RWC_HM_LEAVES || i > __atomic_load_n(&rwc_hm_top_end, __ATOMIC_RELAXED);
 }
 
+/* The highest start a block may have and still have its chunk's size
+ * word (the 8 bytes below its start) reach the byte LAST: how far above a
+ * range the checks look for a block it runs into (checks.h
+ * rwc_heap_underflow). */
+static inline uintptr_t rwc_hm_reach(uintptr_t last)
+{
+	return last <= UINTPTR_MAX - 8 ? last + 8 : UINTPTR_MAX;
+}
+
 /* 1 when no block can start at or below A within the search: the common
  * answer for buffers that are not on the heap, in a few loads. */
 static inline int rwc_hm_nothing_below(uintptr_t a)

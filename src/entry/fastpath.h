@@ -104,7 +104,7 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 	}
 	rwc_heap_seen.l = 0;
 	if (RWC_UNLIKELY(on) && hi > lo && /* the same for the bounds checks' first look */
-	    !((!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below_span(lo, hi - 1 <= UINTPTR_MAX - 8 ? hi - 1 + 8 : UINTPTR_MAX)) &&
+	    !((!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below_span(lo, rwc_hm_reach(hi - 1))) &&
 	      (!(on & RWC_CHECK_STACK) || hi - 1 < (uintptr_t)sp) &&
 	      (!(on & RWC_CHECK_GLOBAL) || rwc_glob_fast_span(lo, hi)))) {
 		int blocks = !(on & RWC_CHECK_HEAP) ? 0 :

@@ -192,7 +192,7 @@ static int rd_mode(const struct rd_buf *b, unsigned nb, unsigned on, uintptr_t s
 	if (lo >= hi)
 		return RD_NONE;
 	if (!(on & RWC_CHECK_STACK) || hi - 1 < sp) {
-		if (!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below_span(lo, hi - 1 <= UINTPTR_MAX - 8 ? hi - 1 + 8 : UINTPTR_MAX))
+		if (!(on & RWC_CHECK_HEAP) || rwc_hm_nothing_below_span(lo, rwc_hm_reach(hi - 1)))
 			return !(on & RWC_CHECK_GLOBAL) || rd_glob(b, nb) ? RD_BELOW : -1;
 		return rd_heap(b, nb) ? RD_HEAP : -1;
 	}

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "base/checks.h"
-#include "base/context.h"
 #include "base/entry_id.h"
 #include "base/fmt.h"
 #include "base/knobs.h"
@@ -71,8 +70,6 @@ uint64_t rwc_dedup_callers(uintptr_t fp, uintptr_t sp0, uintptr_t pc)
 	int n;
 	uint64_t h = 0;
 
-	if (rwc_maybe_in_handler())
-		return 0; /* (a handler's stack may have a few KiB left: the caller alone) */
 	n = rwc_frames_callers(fp, sp0, pc, pcs, max);
 	for (int i = 1; i < n; i++)
 		h = (h ^ pcs[i]) * 0x100000001b3u;

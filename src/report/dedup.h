@@ -18,9 +18,10 @@ struct rwc_site *rwc_dedup_hit(uintptr_t pc, uint64_t callers, unsigned entry, u
  * caller's (its sp SP0 and return address PC; FP: the entry's frame
  * address, rwc_call's caller_fp), up to RWCHECK_BACKTRACE frames in all
  * and at most RWC_DEDUP_FRAMES (the frames a report shows, by which the
- * wrapper groups reports); 0 where the stack cannot be walked and in a
- * signal handler (its stack may be small): then the caller alone is the
- * site.  A walk by the frames' CFI (stackwalk.h): no lock, no allocation. */
+ * wrapper groups reports); 0 where the stack cannot be walked: then the
+ * caller alone is the site (report.c asks for none in a signal handler,
+ * whose stack may be small).  A walk by the frames' CFI (stackwalk.h): no
+ * lock, no allocation. */
 #define RWC_DEDUP_FRAMES 16
 uint64_t rwc_dedup_callers(uintptr_t fp, uintptr_t sp0, uintptr_t pc);
 

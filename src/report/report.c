@@ -179,7 +179,7 @@ int rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 	struct scratch *s;
 	uintptr_t held_at = 0;
 	size_t held;
-	int first = 1, locked = 0, bad = 1, vforked;
+	int first = 1, locked = 0, bad = 1, vforked, handler = 1;
 	struct rwc_site *site = NULL;
 
 	/* A vfork child shares its parent's state: it reports every call with
@@ -188,7 +188,13 @@ int rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 	 * (ownmem.c: the state moves there, a window of microseconds). */
 	vforked = rwc_ownmem_get() == 0 || rwc_in_vfork_child();
 	if (!vforked) {
-		site = rwc_dedup_hit((uintptr_t)c->caller, rwc_knobs.dedup ? rwc_dedup_callers((uintptr_t)c->caller_fp, (uintptr_t)c->caller_sp, (uintptr_t)c->caller) : 0,
+		/* (in a handler, whose stack may have a few KiB left: the caller alone) */
+		handler = rwc_maybe_in_handler();
+		site = rwc_dedup_hit((uintptr_t)c->caller,
+				     rwc_knobs.dedup && !handler ? rwc_dedup_callers((uintptr_t)c->caller_fp,
+										(uintptr_t)c->caller_sp,
+										(uintptr_t)c->caller)
+							  : 0,
 				     c->entry, f->problem, &first);
 		if (!first)
 			return !__atomic_load_n(&site->suppressed, __ATOMIC_ACQUIRE);
@@ -207,7 +213,7 @@ int rwc_report(const struct rwc_call *c, const struct rwc_finding *f)
 		/* unwinding and symbolizing are deep, and a handler's sigaltstack
 		 * may have a few KiB left: on the library's stack (the lock's), or
 		 * on the fresh memory's own */
-		struct emit_args a = {s, c, f, site, locked && !rwc_maybe_in_handler(), 1};
+		struct emit_args a = {s, c, f, site, locked && !handler, 1};
 
 		if (locked)
 			rwc_on_own_stack(emit_on, &a);
