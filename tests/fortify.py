@@ -169,6 +169,43 @@ ok(rep.get("problem") == "stack-overflow" and rep.get("bad", {}).get("first") ==
    "compiler's size over_stack_pad without DWARF: bytes 16..63 past the compiler's object, the frame's saved "
    "registers where they are", r.describe())
 
+# The capacity calls' fortified twins hand over the compiler's size too
+# (buflen, fdslen, listlen): a call past it is reported first, with the
+# compiler's line, in the -g build and in a copy without DWARF, where that
+# size is all that says where a stack array ends (readlink's 40 bytes end
+# inside the frame: without the compiler's size there was no report, and
+# glibc aborted alone).
+CAP_OVER = [("over_readlink", "__readlink_chk", "buf", "stack-overflow", 40),
+            ("over_getcwd", "__getcwd_chk", "buf", "global-overflow", 64),
+            ("over_gethostname", "__gethostname_chk", "name", "stack-overflow", 64),
+            ("over_poll", "__poll_chk", "fds", "stack-overflow", 64),
+            ("over_getgroups", "__getgroups_chk", "list", "global-overflow", 64)]
+for prog, tag in [(PROG, "-g"), (nodw, "no DWARF")]:
+    for case, chk, arg, problem, nbytes in CAP_OVER:
+        name = "compiler's size %s (%s)" % (case, tag)
+        base = Run([prog, case, "bad"], preload=False)
+        ok(base.status == -6 and "buffer overflow detected" in base.stderr,
+           "%s bad without rwcheck: glibc aborts it" % name, base.describe())
+        r = Run([prog, case, "bad"])
+        rep = r.reports[0] if len(r.reports) == 1 else {}
+        frames = rep.get("frames") or [{}]
+        ok(r.status == -6 and rep.get("call") == chk and rep.get("problem") == problem and
+           rep.get("arg") == arg and rep.get("bad", {}).get("first") == 16 and
+           rep.get("bad", {}).get("last") == nbytes - 1 and rep.get("region", {}).get("compiler_size") == 16 and
+           frames[0].get("function") == "f_" + case and
+           "the compiler saw an object of 16 bytes at %s; the call's %d bytes there are more: glibc's %s aborts "
+           "the program" % (arg, nbytes, chk) in rep.get("text", ""),
+           "%s bad: %s %s, bytes 16..%d of %s, the compiler's 16 bytes, then glibc's abort"
+           % (name, chk, problem, nbytes - 1, arg), r.describe())
+        w = Run([prog, case, "warm"])
+        rep = w.reports[0] if len(w.reports) == 1 else {}
+        ok(w.status == -6 and rep.get("call") == chk and rep.get("bad", {}).get("first") == 16,
+           "%s warm (three good calls first): the bad call still reported" % name, w.describe())
+        g = Run([prog, case, "good"])
+        gb = Run([prog, case, "good"], preload=False)
+        ok(g.status == 0 and not g.reports and g.log == "" and g.results == gb.results and g.results,
+           "%s good (the compiler's size): no report, same result" % name, g.describe())
+
 # The wrapper's summary names the inlined caller too.
 want = inlined("-O2 fortified (wrapper)", PROG, "inline_read", "__read_chk") or [("slurp", 0)]
 p = subprocess.run([os.path.join(BUILD, "rwcheck"), "--", PROG, "inline_read", "bad"],

@@ -17,8 +17,15 @@
  *   over_global over_stack over_stack_pad over_heap over_fread over_recv (a count
  *   larger than the object the compiler saw: glibc aborts the bad call,
  *   after rwcheck's report; the good twin asks exactly the object's
- *   size). */
+ *   size), and the capacity calls' twins over_readlink (a stack array
+ *   below another, read with 40: inside the frame), over_getcwd (a global), over_gethostname (a stack
+ *   array), over_poll (two pollfds on the stack, nfds 8), over_getgroups
+ *   (a global of 4 gid_t, size 16); these also take "warm" for three good
+ *   calls, then the bad one. */
+#include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +85,43 @@ __attribute__((noinline)) static void f_over_fread(void)
 
 __attribute__((noinline)) static void f_over_recv(void) { SITE(); ret = recv(sock[0], small, over_n, 0); }
 
+/* The capacity calls' fortified twins (__readlink_chk, __getcwd_chk,
+ * __gethostname_chk, __poll_chk, __getgroups_chk). */
+static volatile nfds_t poll_n;
+static volatile size_t link_n; /* bad: 40, inside the frame (b, then other) */
+static volatile int groups_n;
+static gid_t groups[4];
+
+__attribute__((noinline)) static void f_over_readlink(void)
+{
+	char b[16], other[24];
+
+	memset(other, 1, sizeof other);
+	SITE(); ret = readlink("/proc/self/exe", b, link_n);
+	__asm__ volatile("" : : "r"(b), "r"(other) : "memory");
+	ret = ret > 0; /* the length depends on where the tests run */
+}
+
+__attribute__((noinline)) static void f_over_getcwd(void) { SITE(); ret = getcwd(small, over_n) ? 0 : errno; }
+
+__attribute__((noinline)) static void f_over_gethostname(void)
+{
+	char b[16];
+
+	SITE(); ret = gethostname(b, over_n);
+	__asm__ volatile("" : : "r"(b) : "memory");
+}
+
+__attribute__((noinline)) static void f_over_poll(void)
+{
+	struct pollfd p[2] = {{.fd = sock[1], .events = POLLOUT}, {.fd = -1}};
+
+	SITE(); ret = poll(p, poll_n, 0);
+	__asm__ volatile("" : : "r"(p) : "memory");
+}
+
+__attribute__((noinline)) static void f_over_getgroups(void) { SITE(); ret = getgroups(groups_n, groups) >= 0; }
+
 __attribute__((noinline)) static void f_read(void) { SITE(); ret = read(fd, buf, n); }
 __attribute__((noinline)) static void f_pread(void) { SITE(); ret = pread(fd, buf, n, 0); }
 __attribute__((noinline)) static void f_recv(void) { SITE(); ret = recv(sock[0], buf, n, 0); }
@@ -100,6 +144,23 @@ static volatile int chained; /* the chain's read is not slurp()'s: no shared cod
 static inline __attribute__((always_inline)) void inner(void) { SITE(); ret = read(fd, buf, n); chained = 1; }
 static inline __attribute__((always_inline)) void outer(void) { SITE(); inner(); }
 
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} caps[] = {{"over_readlink", f_over_readlink}, {"over_getcwd", f_over_getcwd},
+	    {"over_gethostname", f_over_gethostname}, {"over_poll", f_over_poll},
+	    {"over_getgroups", f_over_getgroups}};
+
+/* The over_* cases' counts: BAD past the objects, else their sizes. */
+static void sizes(int bad)
+{
+	over_n = bad ? 64 : sizeof small;
+	heap_n = bad ? 200 : 100;
+	poll_n = bad ? 8 : 2;
+	link_n = bad ? 40 : 16;
+	groups_n = bad ? 16 : 4;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3)
@@ -108,8 +169,17 @@ int main(int argc, char **argv)
 	fd = open("/proc/self/exe", O_RDONLY); /* longer than the buffer: a full read */
 	if (fd < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, sock) < 0 || write(sock[1], "0123456789", 10) != 10)
 		return 99;
-	over_n = strcmp(argv[2], "bad") == 0 ? 64 : sizeof small;
-	heap_n = strcmp(argv[2], "bad") == 0 ? 200 : 100;
+	sizes(strcmp(argv[2], "bad") == 0);
+	for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++)
+		if (strcmp(argv[1], caps[i].name) == 0) {
+			/* warm: three good calls from the same place, then the bad one */
+			for (int k = 0; strcmp(argv[2], "warm") == 0 && k < 3; k++)
+				caps[i].fn();
+			sizes(strcmp(argv[2], "good") != 0);
+			caps[i].fn();
+			printf("result %zd\n", ret);
+			return 0;
+		}
 	if (strcmp(argv[2], "bad") == 0 && strncmp(argv[1], "over_", 5) != 0)
 		mprotect(buf + 4096, 4096, PROT_READ);
 	if (strcmp(argv[1], "read") == 0)

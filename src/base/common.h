@@ -71,8 +71,11 @@ struct rwc_arg {
 	const void *p;
 	size_t n;
 	const void *lenp;       /* socklen_t *: the in/out length, or NULL */
+	size_t obj;             /* fortified __*_chk twins: the object size the
+	                         * compiler saw at p (has_obj 1) */
 	unsigned char kind;     /* enum rwc_arg_kind */
 	unsigned char need;     /* enum rwc_need */
+	unsigned char has_obj;
 };
 #define RWC_ARGS_MAX 6
 

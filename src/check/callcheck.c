@@ -134,40 +134,49 @@ static enum rwc_problem mem(const struct rwc_call *c, const void *p, size_t n, s
 	return memn(c, p, n, c->need, f, what, idx);
 }
 
-/* A fortified call whose count runs past the object the compiler saw
- * (glibc aborts it): said first, with what holds the buffer. */
-static enum rwc_problem compiler_size(const struct rwc_call *c, struct rwc_finding *f)
+/* A fortified call whose N bytes at P run past the object of OBJSIZE
+ * bytes the compiler saw (glibc aborts it): said first, with what holds
+ * the buffer. */
+static enum rwc_problem compiler_size(const struct rwc_call *c, const void *p, size_t n, unsigned need,
+				      size_t objsize, const char *what, struct rwc_finding *f)
 {
 	enum rwc_problem pr;
 	uintptr_t lo, hi;
 
-	pr = rwc_bounds_compiler((uintptr_t)c->buf, c->count, c->objsize, (uintptr_t)c->caller_sp, &f->bounds,
-				 &lo, &hi);
+	pr = rwc_bounds_compiler((uintptr_t)p, n, objsize, (uintptr_t)c->caller_sp, &f->bounds, &lo, &hi);
 	if (pr == RWC_OK) { /* where it lies, that check is off */
 		f->bounds.kind = RWC_HOLDER_NONE;
 		return RWC_OK;
 	}
-	bounds_found(f, pr, c->buf, c->count, c->need, lo, hi, "buf", -1);
-	f->bounds.compiler_size = c->objsize;
+	bounds_found(f, pr, p, n, need, lo, hi, what, -1);
+	f->bounds.compiler_size = objsize;
 	return pr;
 }
 
-/* The buffer of a buffer call: its memory, then the compiler's size. */
-static enum rwc_problem buffer(const struct rwc_call *c, struct rwc_finding *f)
+/* A buffer of a fortified call (HAS 1: the compiler saw an object of
+ * OBJSIZE bytes at P) or not: its memory, then the compiler's size. */
+static enum rwc_problem sized(const struct rwc_call *c, const void *p, size_t n, unsigned need, int has,
+			      size_t objsize, const char *what, struct rwc_finding *f)
 {
-	int over = c->has_objsize && c->count > c->objsize;
+	int over = has && n > objsize;
 
-	if (mem(c, c->buf, c->count, f, "buf", -1)) {
+	if (memn(c, p, n, need, f, what, -1)) {
 		if (over && rwc_is_bounds_problem(f)) {
 			/* the compiler's object may end before what the stack
 			 * check found without DWARF (the frame's saved registers) */
-			f->bounds.compiler_size = c->objsize;
-			if (f->bounds.kind == RWC_HOLDER_FRAME && (uintptr_t)c->buf + c->objsize < f->v.bad_lo)
-				f->v.bad_lo = (uintptr_t)c->buf + c->objsize;
+			f->bounds.compiler_size = objsize;
+			if (f->bounds.kind == RWC_HOLDER_FRAME && (uintptr_t)p + objsize < f->v.bad_lo)
+				f->v.bad_lo = (uintptr_t)p + objsize;
 		}
 		return f->problem;
 	}
-	return over && rwc_bounds_on() ? compiler_size(c, f) : RWC_OK;
+	return over && rwc_bounds_on() ? compiler_size(c, p, n, need, objsize, what, f) : RWC_OK;
+}
+
+/* The buffer of a buffer call. */
+static enum rwc_problem buffer(const struct rwc_call *c, struct rwc_finding *f)
+{
+	return sized(c, c->buf, c->count, c->need, c->has_objsize, c->objsize, "buf", f);
 }
 
 static enum rwc_problem fail(struct rwc_finding *f, enum rwc_problem p)
@@ -341,7 +350,7 @@ static enum rwc_problem check_args(const struct rwc_call *c, struct rwc_finding 
 				continue;
 			n = *(const socklen_t *)a->lenp;
 		}
-		if (n && memn(c, a->p, n, a->need, f, a->name, -1))
+		if (n && sized(c, a->p, n, a->need, a->has_obj, a->obj, a->name, f))
 			return f->problem;
 	}
 	return RWC_OK;

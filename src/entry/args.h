@@ -21,6 +21,11 @@
 /* One argument: memory of N bytes; memory of *LENP bytes (LENP proved
  * readable by an earlier entry); an integer shown in the report. */
 #define RWC_MEM(nm, ptr, len, nd) {.name = nm, .p = (ptr), .n = (len), .need = (nd)}
+/* Memory of N bytes at a fortified twin's buffer, where the compiler saw
+ * an object of OSZ bytes (glibc aborts the call when N is larger; the
+ * report comes first). */
+#define RWC_MEM_OBJ(nm, ptr, len, nd, osz) \
+	{.name = nm, .p = (ptr), .n = (len), .need = (nd), .has_obj = 1, .obj = (osz)}
 #define RWC_LENP(nm, ptr, lp, nd) {.name = nm, .p = (ptr), .lenp = (lp), .need = (nd)}
 #define RWC_INT(nm, v) {.name = nm, .n = (size_t)(long)(v), .kind = RWC_ARG_INT}
 

@@ -40,14 +40,14 @@ RWC_ENTRY ssize_t readlinkat(int dirfd, const char *restrict path, char *restric
 
 RWC_ENTRY ssize_t __readlink_chk(const char *path, char *buf, size_t bufsiz, size_t buflen)
 {
-	RWC_ARGS_NOFD(__readlink_chk, -1, RWC_MEM("buf", buf, INTCAP(bufsiz), RWC_W),
+	RWC_ARGS_NOFD(__readlink_chk, -1, RWC_MEM_OBJ("buf", buf, INTCAP(bufsiz), RWC_W, buflen),
 		      RWC_INT("bufsiz", bufsiz));
 	return REAL(__readlink_chk)(path, buf, bufsiz, buflen);
 }
 
 RWC_ENTRY ssize_t __readlinkat_chk(int dirfd, const char *path, char *buf, size_t bufsiz, size_t buflen)
 {
-	RWC_ARGS_FD(__readlinkat_chk, -1, dirfd, RWC_MEM("buf", buf, INTCAP(bufsiz), RWC_W),
+	RWC_ARGS_FD(__readlinkat_chk, -1, dirfd, RWC_MEM_OBJ("buf", buf, INTCAP(bufsiz), RWC_W, buflen),
 		    RWC_INT("bufsiz", bufsiz));
 	return REAL(__readlinkat_chk)(dirfd, path, buf, bufsiz, buflen);
 }
@@ -61,7 +61,7 @@ RWC_ENTRY char *getcwd(char *buf, size_t size)
 
 RWC_ENTRY char *__getcwd_chk(char *buf, size_t size, size_t buflen)
 {
-	RWC_ARGS_NOFD(__getcwd_chk, NULL, RWC_MEM("buf", buf, size, RWC_W), RWC_INT("size", size));
+	RWC_ARGS_NOFD(__getcwd_chk, NULL, RWC_MEM_OBJ("buf", buf, size, RWC_W, buflen), RWC_INT("size", size));
 	return REAL(__getcwd_chk)(buf, size, buflen);
 }
 
@@ -108,7 +108,7 @@ XATTR_LIST(flistxattr, int, fd, fd, 0)
 #define NAME_GET_CHK(n)                                                           \
 	RWC_ENTRY int n(char *name, size_t len, size_t buflen)                     \
 	{                                                                          \
-		RWC_ARGS_NOFD(n, -1, RWC_MEM("name", name, len, RWC_W), RWC_INT("len", len)); \
+		RWC_ARGS_NOFD(n, -1, RWC_MEM_OBJ("name", name, len, RWC_W, buflen), RWC_INT("len", len)); \
 		return REAL(n)(name, len, buflen);                                 \
 	}
 NAME_GET(gethostname)
@@ -128,7 +128,7 @@ RWC_ENTRY int getgroups(int size, gid_t list[])
 RWC_ENTRY int __getgroups_chk(int size, gid_t list[], size_t listlen)
 {
 	RWC_ARGS_NOFD(__getgroups_chk, -1, RWC_INT("size", size),
-		      RWC_MEM("list", list, GROUPS_CAP(size), RWC_W));
+		      RWC_MEM_OBJ("list", list, GROUPS_CAP(size), RWC_W, listlen));
 	return REAL(__getgroups_chk)(size, list, listlen);
 }
 

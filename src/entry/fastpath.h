@@ -129,8 +129,9 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 }
 
 /* The same for an argument list (common.h's struct rwc_arg): every
- * argument's bytes known good, an in/out length read only once its own
- * entry (earlier in the list) was found good. */
+ * argument's bytes known good and within the compiler's size where it
+ * has one, an in/out length read only once its own entry (earlier in the
+ * list) was found good. */
 static inline __attribute__((always_inline)) int rwc_fast_args(const struct rwc_arg *a, unsigned na,
 							       const void *sp, const void *pc)
 {
@@ -141,6 +142,8 @@ static inline __attribute__((always_inline)) int rwc_fast_args(const struct rwc_
 			continue;
 		if (a[i].lenp)
 			n = *(const socklen_t *)a[i].lenp;
+		if (a[i].has_obj && n > a[i].obj)
+			return 0;
 		if (!rwc_fast_buf(a[i].p, n, a[i].need) || !rwc_bounds_fast(a[i].p, n, sp, pc))
 			return 0;
 	}

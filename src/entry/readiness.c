@@ -346,7 +346,6 @@ RD_ENTRY(epoll_wait, RD_EPOLL, (int epfd, struct epoll_event *events, int maxeve
 RD_ENTRY(epoll_pwait, RD_EPOLL,
 	 (int epfd, struct epoll_event *events, int maxevents, int timeout, const sigset_t *sigmask),
 	 (epfd, events, maxevents, timeout, sigmask), ({events, NEVENTS, RWC_W}), epfd, 0, EVENTS)
-
 RD_ENTRY(epoll_pwait2, RD_EPOLL,
 	 (int epfd, struct epoll_event *events, int maxevents, const struct timespec *timeout,
 	  const sigset_t *sigmask),
@@ -361,19 +360,21 @@ RD_ENTRY(epoll_pwait2, RD_EPOLL,
 
 RD_ENTRY(poll, RD_POLL, (struct pollfd *fds, nfds_t nfds, int timeout), (fds, nfds, timeout),
 	 (FDS_BUF), -1, 1, FDS)
+/* Fortified: a call past the FDSLEN bytes the compiler saw (glibc aborts
+ * it) is never known good (SIZE_MAX bytes); the checks say why. */
+#define FDS_CHK RWC_MEM_OBJ("fds", fds, nfds * sizeof *fds, RWC_RW, fdslen), RWC_INT("nfds", nfds)
+#define FDS_BUF_CHK {fds, nfds * sizeof *fds > fdslen ? SIZE_MAX : nfds * sizeof *fds, RWC_RW}
 RD_ENTRY(__poll_chk, RD_POLL, (struct pollfd *fds, nfds_t nfds, int timeout, size_t fdslen),
-	 (fds, nfds, timeout, fdslen), (FDS_BUF), -1, 1, FDS)
-
+	 (fds, nfds, timeout, fdslen), (FDS_BUF_CHK), -1, 1, FDS_CHK)
 RD_ENTRY(ppoll, RD_POLL,
 	 (struct pollfd *fds, nfds_t nfds, const struct timespec *tmo_p, const sigset_t *sigmask),
 	 (fds, nfds, tmo_p, sigmask), (FDS_BUF, {tmo_p, sizeof *tmo_p, RWC_R}), -1, 1,
 	 FDS, RWC_MEM("tmo_p", tmo_p, sizeof *tmo_p, RWC_R))
-
 RD_ENTRY(__ppoll_chk, RD_POLL,
 	 (struct pollfd *fds, nfds_t nfds, const struct timespec *tmo_p, const sigset_t *sigmask,
 	  size_t fdslen),
-	 (fds, nfds, tmo_p, sigmask, fdslen), (FDS_BUF, {tmo_p, sizeof *tmo_p, RWC_R}), -1, 1,
-	 FDS, RWC_MEM("tmo_p", tmo_p, sizeof *tmo_p, RWC_R))
+	 (fds, nfds, tmo_p, sigmask, fdslen), (FDS_BUF_CHK, {tmo_p, sizeof *tmo_p, RWC_R}), -1, 1,
+	 FDS_CHK, RWC_MEM("tmo_p", tmo_p, sizeof *tmo_p, RWC_R))
 
 /* The bytes of an fd_set the kernel reads and writes back: nfds bits in
  * whole longs (a negative nfds fails, EINVAL).  A set larger than
