@@ -6,7 +6,7 @@ connect, sendto's and recvfrom's addresses, mq_receive, msgrcv, their
 fortified __*_chk twins and their syscall() numbers.
 
 Per case of tests/victim_capacity.c, built -O0, -O2 and -O2
--D_FORTIFY_SOURCE=2: the bad call (its result short and harmless) gives
+-D_FORTIFY_SOURCE=2 (also non-PIE): the bad call (its result short and harmless) gives
 exactly one report naming the call, the argument ("arg"), the problem,
 the bad bytes and the caller's line, and the same result and errno as
 without the library; its good twin gives no report and the same result.
@@ -95,7 +95,7 @@ ARRAYS = {"writev_array": ("writev", "the iovec array", HEAP, 28, 31, 2),
           "recvmmsg_array": ("recvmmsg", "the mmsghdr array", HEAP, 124, 127, 2),
           "sendmsg_msghdr": ("sendmsg", "the msghdr", HEAP, 52, 55, 56)}
 VARIANTS = [("-O0", "victim_capacity"), ("-O2", "victim_capacity_o2"),
-            ("fortified", "victim_capacity_fortify")]
+            ("fortified", "victim_capacity_fortify"), ("fortified non-PIE", "victim_capacity_fortify_nopie")]
 
 
 def run(prog, case, mode, preload=True):
@@ -182,7 +182,7 @@ for v, prog in VARIANTS:
         check_bad(v, prog, case, exp)
         check_good(v, prog, case)
     for case, (plain, chk, arg) in FORT.items():
-        call = chk if v == "fortified" else plain
+        call = chk if v.startswith("fortified") else plain
         has_fd = plain == "readlinkat"
         check_bad(v, prog, case, (call, arg, RO, 4096, 8191, has_fd))
         check_good(v, prog, case)

@@ -3,7 +3,7 @@ the program asked for, not glibc's usable size; malloc_usable_size()
 widens a block to its usable size; a read of a freed block is
 use-after-free.
 
-Every case of tests/victim_heapreq.c, built -O0 -g and -O2 -g: the bad
+Every case of tests/victim_heapreq.c, built -O0 -g, -O2 -g and -O2 -g non-PIE: the bad
 call asks a byte (or a few) past the request but inside the usable size
 and gives exactly one report: the problem, the bad bytes, the caller's
 file:line, the block's requested and usable sizes in JSON and text; the
@@ -16,7 +16,8 @@ from rwctest import BUILD, Run, ok, done, check_report
 
 Q0 = {"RWCHECK_QUARANTINE": "0"}
 PROGS = [("-O0", os.path.join(BUILD, "tests", "victim_heapreq")),
-         ("-O2", os.path.join(BUILD, "tests", "victim_heapreq_o2"))]
+         ("-O2", os.path.join(BUILD, "tests", "victim_heapreq_o2")),
+         ("-O2 non-PIE", os.path.join(BUILD, "tests", "victim_heapreq_o2_nopie"))]
 
 
 def block_of(r):
