@@ -116,6 +116,16 @@ for tag, prog in PROGS:
         ok(r.results == base.results, "%s below bad%s: result unchanged (%s)" % (tag, how, r.results),
            base.describe())
     clean(prog, tag, "below")
+    # ... over two blocks: against the lower one (the first bad byte its
+    # size word), not the higher
+    r = Run([prog, "below_two", "bad"])
+    lo, req, usable = block_of(r)
+    rep = r.reports[0] if len(r.reports) == 1 else {}
+    ok(rep.get("problem") == "heap-overflow" and rep.get("bad", {}).get("first") == 0 and
+       int(rep.get("buf", "0"), 16) == lo - 8 and int(rep.get("region", {}).get("start", "0"), 16) == lo and
+       "buf+0 is 8 bytes before the start of a heap block of 100 bytes" in rep.get("text", ""),
+       "%s below_two bad: one report, against the lower block, from its size word" % tag, r.describe())
+    clean(prog, tag, "below_two")
     # ... below a large block, the lowest in its part of the heap map, after
     # good writes (the fast path's warm caches; global check on and off)
     for env, how in [(None, ""), ({"RWCHECK_CHECKS": "-global"}, ", global check off")]:

@@ -213,6 +213,20 @@ static NOINLINE void c_below(void)
 	free(p);
 }
 
+/* The same over two blocks: from 8 bytes below P through Q above it; the
+ * report is P's, the lowest block the range runs into (its first bad
+ * byte is P's size word). */
+static NOINLINE void c_below_two(void)
+{
+	char *a = malloc(100), *p = malloc(100), *q = malloc(100);
+
+	free(a);
+	block(p, 100);
+	SITE(); ret = write(null_fd, bad ? p - 8 : p, bad ? (size_t)(q - p) + 108 : 16);
+	free(q);
+	free(p);
+}
+
 /* The same below a large block (mapped on its own, top-down: no block
  * below it in its part of the heap map), after good writes of it (the
  * fast path's caches warm). */
@@ -244,7 +258,7 @@ static NOINLINE void c_reused(void)
 static const struct victim_case cases[] = {
 	VCASE(malloc), VCASE(calloc), VCASE(realloc_shrink), VCASE(realloc_grow), VCASE(reallocarray),
 	VCASE(aligned_alloc), VCASE(posix_memalign), VCASE(memalign), VCASE(valloc), VCASE(pvalloc),
-	VCASE(widened), VCASE(large_interior), VCASE(freed), VCASE(realloc_moved), VCASE(reused), VCASE(header), VCASE(below), VCASE(below_big),
+	VCASE(widened), VCASE(large_interior), VCASE(freed), VCASE(realloc_moved), VCASE(reused), VCASE(header), VCASE(below), VCASE(below_two), VCASE(below_big),
 };
 
 int main(int argc, char **argv)

@@ -149,13 +149,17 @@ static void hblock_note(uintptr_t l)
  * rwc_heap_underflow): heap()'s answer then. */
 static int run_into(uintptr_t p, size_t n, struct rwc_bounds *b, uintptr_t *blo, uintptr_t *bhi, int full)
 {
-	uintptr_t top = rwc_hm_reach(range_end(p, n) - 1), q;
+	uintptr_t top = rwc_hm_reach(range_end(p, n) - 1), q, r;
 	struct rwc_heap_block nb;
 	size_t u;
 	int pr;
 
 	if (n == 0 || rwc_hm_nothing_below(top) || !(q = rwc_hm_prev(top, 0, p + 1)) || q <= p)
 		return RWC_OK;
+	/* the lowest of the blocks in reach (a range over several: the
+	 * first bad byte is the lowest's); a few steps down suffice */
+	for (int k = 0; k < 256 && q > p + 1 && (r = rwc_hm_prev(q - 1, 0, p + 1)) > p && r < q; k++)
+		q = r;
 	if ((u = chunk_usable(q, full)) == UNKNOWN)
 		return HEAP_UNSURE;
 	block_at(&nb, q, u);
