@@ -32,7 +32,9 @@ static int entry_str(char *k, size_t cap, json_t *rec)
 }
 
 /* The call site's identity: problem, entry point, and each frame's module,
- * function and file:line (addresses change from process to process). */
+ * its offset there, function and file:line (addresses change from process
+ * to process; offsets in a module do not, and tell apart two calls that
+ * share a function without line info, or a line). */
 static char *site_key(json_t *rep)
 {
 	size_t cap = 4096, len = 0, i;
@@ -44,8 +46,8 @@ static char *site_key(json_t *rep)
 	len = (size_t)snprintf(k, cap, "%s|", str(rep, "problem"));
 	len += (size_t)entry_str(k + len, cap - len, rep);
 	json_array_foreach(json_object_get(rep, "frames"), i, f) {
-		int n = snprintf(k + len, cap - len, "|%s:%s:%s:%lld", base(str(f, "module")),
-				 str(f, "function"), str(f, "file"),
+		int n = snprintf(k + len, cap - len, "|%s+%s:%s:%s:%lld", base(str(f, "module")),
+				 str(f, "module_offset"), str(f, "function"), str(f, "file"),
 				 (long long)json_integer_value(json_object_get(f, "line")));
 		if (n < 0 || (size_t)n >= cap - len)
 			break;
@@ -165,7 +167,7 @@ void collect_sort(struct run *r)
 }
 
 /* Do the groups A and B show the same first K frames (function, file,
- * line, module)? */
+ * line, module and the offset in it)? */
 static int same_frames(const struct group *a, const struct group *b, size_t k)
 {
 	json_t *fa = json_object_get(a->first, "frames"), *fb = json_object_get(b->first, "frames");
@@ -177,7 +179,8 @@ static int same_frames(const struct group *a, const struct group *b, size_t k)
 
 		if (strcmp(str(x, "function"), str(y, "function")) != 0 || strcmp(str(x, "file"), str(y, "file")) != 0 ||
 		    strcmp(base(str(x, "module")), base(str(y, "module"))) != 0 ||
-		    json_integer_value(json_object_get(x, "line")) != json_integer_value(json_object_get(y, "line")))
+		    json_integer_value(json_object_get(x, "line")) != json_integer_value(json_object_get(y, "line")) ||
+		    strcmp(str(x, "module_offset"), str(y, "module_offset")) != 0)
 			return 0;
 	}
 	return 1;
@@ -206,6 +209,8 @@ static void print_frame(FILE *out, json_t *fr)
 	fprintf(out, "%s", *str(fr, "function") ? str(fr, "function") : "??");
 	if (*str(fr, "file"))
 		fprintf(out, " (%s:%lld)", str(fr, "file"), (long long)json_integer_value(json_object_get(fr, "line")));
+	else if (*str(fr, "module_offset")) /* as the text report's frame line */
+		fprintf(out, " (%s+%s)", str(fr, "module"), str(fr, "module_offset"));
 	else
 		fprintf(out, " (%s)", str(fr, "module"));
 }

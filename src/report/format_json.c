@@ -100,6 +100,8 @@ static void json_frame(struct rwc_fmt *o, const struct rwc_frame *fr)
 	rwc_fmt_char(o, '{');
 	json_hex(o, &first, "pc", fr->pc);
 	json_str(o, &first, "module", fr->module);
+	if (fr->module[0]) /* the same in every process of the module */
+		json_hex(o, &first, "module_offset", fr->module_off);
 	if (fr->function[0])
 		json_str(o, &first, "function", fr->function);
 	if (fr->file[0]) {
