@@ -19,6 +19,7 @@
 #include "mapview/pagemap.h"
 #include "report/suppress.h"
 #include "frames/cfi.h"
+#include "frames/demangle.h"
 #include "frames/symbolize.h"
 #include "base/symscope.h"
 #include "bounds/gobjs.h"
@@ -898,8 +899,49 @@ static void test_seg_rule(void)
 	ok(rwc_seg_up(UINTPTR_MAX - 5, pg) == rwc_seg_down(UINTPTR_MAX, pg), "segrule: rounding up saturates");
 }
 
+/* frames/demangle.c with a stand-in for __cxa_demangle. */
+static int dem_calls;
+static char *fake_demangler(const char *m, char *buf, size_t *len, int *status)
+{
+	static const char *const map[][2] = {{"_Z1fv", "f()"}, {"_Z3fooi", "foo(int)"}};
+
+	(void)buf;
+	(void)len;
+	dem_calls++;
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (strcmp(m, map[i][0]) == 0) {
+			*status = 0;
+			return strdup(map[i][1]);
+		}
+	*status = -2;
+	return NULL;
+}
+
+static void demangled(const char *in, size_t cap, const char *want, const char *what)
+{
+	char name[64];
+
+	snprintf(name, sizeof name, "%s", in);
+	rwc_demangle_with(fake_demangler, free, name, cap);
+	ok(strcmp(name, want) == 0, "demangle: %s (%s -> %s)", what, in, name);
+}
+
+static void test_demangle(void)
+{
+	demangled("_Z1fv", 64, "f()", "a mangled name");
+	demangled("_Z3fooi@@GLIBCXX_3.4", 64, "foo(int)@@GLIBCXX_3.4", "its version suffix kept");
+	demangled("_Z3fooi@@GLIBCXX_3.4", 12, "foo(int)@@G", "cut to the room there is");
+	demangled("_Z3fooi", 5, "foo(", "cut, no suffix");
+	demangled("_Zjunk", 64, "_Zjunk", "what the demangler refuses stays");
+	dem_calls = 0;
+	demangled("main", 64, "main", "a C name stays");
+	demangled("__libc_start_main@@GLIBC_2.34", 64, "__libc_start_main@@GLIBC_2.34", "a versioned C name stays");
+	ok(dem_calls == 0, "demangle: C names never reach the demangler");
+}
+
 int main(void)
 {
+	test_demangle();
 	test_seg_rule();
 	test_gobjs();
 	test_sites();

@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include "frames/demangle.h"
 #include "frames/dwlib.h"
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,7 @@ static void by_dladdr(struct rwc_frame *fr)
 	if (dladdr((void *)(fr->pc - 1), &info)) {
 		copy(fr->module, sizeof fr->module, info.dli_fname);
 		copy(fr->function, sizeof fr->function, info.dli_sname);
+		rwc_demangle(fr->function, sizeof fr->function);
 		fr->module_off = fr->pc - (uintptr_t)info.dli_fbase;
 	}
 }
@@ -222,6 +224,7 @@ int rwc_symbolize(const uintptr_t *pcs, int n, struct rwc_frame *frames, int cap
 		fr.module_off = fr.pc - (uintptr_t)start;
 		sym = D.dwfl_module_addrinfo(mod, pc, &off, &s, NULL, NULL, NULL);
 		copy(fr.function, sizeof fr.function, sym);
+		rwc_demangle(fr.function, sizeof fr.function);
 		line_of(mod, pc, &fr);
 		k += expand_inlines(mod, pc, &fr, frames + k, cap - k);
 	}

@@ -181,6 +181,17 @@ int rwc_supp_match(const struct rwc_supp *s, const char *problem, const struct r
 	return fnmatch(s->problem, problem, 0) == 0 && match_from(s, 0, fr, 0, n);
 }
 
+/* S as a glob that matches it alone: fnmatch's specials escaped (a C++
+ * name's `char*`, `operator[]`, `[clone .isra.0]`). */
+static void literal(struct rwc_fmt *o, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '*' || *s == '?' || *s == '[' || *s == ']' || *s == '\\')
+			rwc_fmt_char(o, '\\');
+		rwc_fmt_char(o, *s);
+	}
+}
+
 void rwc_supp_generate(char *out, size_t cap, const char *problem, const struct rwc_frame *fr, int n)
 {
 	struct rwc_fmt o;
@@ -192,10 +203,10 @@ void rwc_supp_generate(char *out, size_t cap, const char *problem, const struct 
 	for (int i = 0; i < n; i++) {
 		if (fr[i].function[0]) {
 			rwc_fmt_str(&o, "   fun:");
-			rwc_fmt_str(&o, fr[i].function);
+			literal(&o, fr[i].function);
 		} else if (fr[i].module[0]) {
 			rwc_fmt_str(&o, "   obj:");
-			rwc_fmt_str(&o, fr[i].module);
+			literal(&o, fr[i].module);
 		} else {
 			rwc_fmt_str(&o, "   ...");
 		}
