@@ -90,6 +90,8 @@ static void block_sites(struct rwc_bounds *b)
 		return;
 	w = rwc_hm_sites(b->lo);
 	b->origin = rwc_site_key(RWC_HM_ALLOC_SITE(w));
+	b->freed_at = 0;
+	b->freed_ago = 0;
 	if (b->kind == RWC_HOLDER_FREED) {
 		b->freed_at = rwc_site_key(RWC_HM_FREE_SITE(w));
 		b->freed_ago = rwc_q_age(b->lo);

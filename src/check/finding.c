@@ -28,6 +28,8 @@ void rwc_finding_init(struct rwc_finding *f, const void *buf, size_t count)
 	f->total = 0;
 	f->v.problem = RWC_OK;
 	f->bounds.kind = RWC_HOLDER_NONE;
+	f->bounds.origin = 0; /* (the report symbolizes what is there) */
+	f->bounds.freed_at = 0;
 	f->origin = NULL;
 	f->norigin = 0;
 	f->freed_at = NULL;
