@@ -10,8 +10,6 @@
 #include <errno.h>
 #include <link.h>
 #include <sys/auxv.h>
-#include <sys/syscall.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "mapview/tcache.h"
@@ -22,10 +20,10 @@
 #include "bounds/sites.h"
 #include "mapview/mapnews.h"
 #include "mapview/mapview.h"
+#include "mapview/probe.h"
 #include "mapview/vouch.h"
 #include "bounds/globals.h"
 #include "base/context.h"
-#include "base/real.h"
 #include "bounds/stackobj.h"
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
@@ -121,17 +119,12 @@ static size_t freed_plausible(uintptr_t p, size_t usable)
 static size_t freed_usable(uintptr_t p, int full)
 {
 	uintptr_t word;
-	struct iovec here = {&word, sizeof word}, there = {(void *)(p - sizeof word), sizeof word};
-	int e = errno;
-	long r;
 
 	if (!full)
 		return UNKNOWN;
 	if (p < RWC_CHUNK_HDR)
 		return 0;
-	r = REAL(syscall)(SYS_process_vm_readv, (long)REAL(syscall)(SYS_getpid), &here, 1L, &there, 1L, 0L);
-	errno = e;
-	return r == (long)sizeof word ? freed_plausible(p, rwc_chunk_usable(word)) : 0;
+	return rwc_probe_read(&word, p - sizeof word, sizeof word) == 1 ? freed_plausible(p, rwc_chunk_usable(word)) : 0;
 }
 
 __thread uintptr_t rwc_hblock[RWC_HBLOCKS] __attribute__((tls_model("initial-exec")));

@@ -13,6 +13,7 @@
 #include "frames/cfi.h"
 #include "frames/rowcache.h"
 #include "mapview/mapview.h"
+#include "mapview/probe.h"
 #include "mapview/tcache.h"
 
 /* The registers of one frame: value and known bit per DWARF number. */
@@ -78,11 +79,17 @@ static int readable(uintptr_t a, size_t n)
 static int readable_sure(uintptr_t a, size_t n)
 {
 	struct rwc_verdict v;
+	char copy[64];
+	int r;
 
 	if (a + n < a)
 		return 0;
 	if (rwc_fast_range((const void *)a, n, RWC_NEED_READ))
 		return 1;
+	/* the kernel's answer (the view's yes is also what it says when it
+	 * cannot read the map), else the view's */
+	if (n <= sizeof copy && (r = rwc_probe_read(copy, a, n)) >= 0)
+		return r;
 	return rwc_map_verdict(a, n, RWC_NEED_READ, &v) == RWC_OK;
 }
 
