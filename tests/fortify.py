@@ -206,6 +206,25 @@ for prog, tag in [(PROG, "-g"), (nodw, "no DWARF")]:
         ok(g.status == 0 and not g.reports and g.log == "" and g.results == gb.results and g.results,
            "%s good (the compiler's size): no report, same result" % name, g.describe())
 
+# Counts past an int or a size_t product: the fortified twins compare the
+# raw count with the compiler's size (glibc aborts: reported first); the
+# plain readlink's kernel takes (1 << 32) + 40 as 40 (reported: 16..39 of
+# char b[16]); the plain poll's kernel fails 2^61 + 1 (EINVAL: nothing).
+for case, chk in [("over_readlink", "__readlink_chk"), ("over_poll", "__poll_chk")]:
+    name = "compiler's size %s huge" % case
+    base, r = Run([PROG, case, "huge"], preload=False), Run([PROG, case, "huge"])
+    ok(base.status == -6 and r.status == -6 and len(r.reports) == 1 and r.reports[0].get("call") == chk,
+       "%s: one report from %s, then glibc's abort" % (name, chk), base.describe() + r.describe())
+plain = os.path.join(BUILD, "tests", "victim_fortify_o2")
+r, base = Run([plain, "over_readlink", "huge"]), Run([plain, "over_readlink", "huge"], preload=False)
+rep = r.reports[0] if len(r.reports) == 1 else {}
+ok(rep.get("call") == "readlink" and rep.get("problem") == "stack-overflow" and
+   rep.get("bad", {}).get("first") == 16 and rep.get("bad", {}).get("last") == 39 and r.results == base.results,
+   "readlink with (1 << 32) + 40 (the kernel's 40) into char b[16]: stack-overflow, bytes 16..39", r.describe())
+r, base = Run([plain, "over_poll", "huge"]), Run([plain, "over_poll", "huge"], preload=False)
+ok(not r.reports and r.log == "" and r.results == base.results and r.results,
+   "poll with 2^61 + 1 pollfds (the kernel's EINVAL): no report, same result", r.describe())
+
 # The wrapper's summary names the inlined caller too.
 want = inlined("-O2 fortified (wrapper)", PROG, "inline_read", "__read_chk") or [("slurp", 0)]
 p = subprocess.run([os.path.join(BUILD, "rwcheck"), "--", PROG, "inline_read", "bad"],

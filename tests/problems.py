@@ -12,6 +12,8 @@ CASES = [
     ("pread_negative", "pread", "offset-negative", None, None),
     ("pread_overflow", "pread", "offset-overflow", None, None),
     ("preadv2_offset", "preadv2", "offset-negative", None, None),
+    ("preadv_none", "preadv", "offset-negative", None, None),
+    ("recvmsg_iovlen", "recvmsg", "iovcnt-invalid", None, None),
     ("read_count", "read", "count-too-large", None, None),
     ("readv_iovcnt", "readv", "iovcnt-invalid", None, None),
     ("readv_iovcnt_big", "readv", "iovcnt-invalid", None, None),
@@ -43,6 +45,9 @@ r = victim("read", "bad")
 ok(r.results == ["result 10 0"], "short read into a half-unmapped buffer 'succeeds'", r.describe())
 check_clean("read_null_zero", name="read(fd, NULL, 0)")
 check_clean("preadv2_offset", name="preadv2 offset -1 (current position)")
+r = victim("recvmsg_iovlen", "bad")
+ok(r.reports and "iovcnt 2000 is outside 0..1024" in r.reports[0].get("text", "") and
+   r.reports[0].get("count") == 2000, "recvmsg with msg_iovlen 2000: said as 2000", r.describe())
 
 # efault: the call fails as a full kernel check would, nothing transferred.
 r = victim("read_efault_offset", "bad", env={"RWCHECK_ACTION": "efault"})

@@ -21,7 +21,7 @@
  *   below another, read with 40: inside the frame), over_getcwd (a global), over_gethostname (a stack
  *   array), over_poll (two pollfds on the stack, nfds 8), over_getgroups
  *   (a global of 4 gid_t, size 16); these also take "warm" for three good
- *   calls, then the bad one. */
+ *   calls, then the bad one, and "huge" (sizes()). */
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -151,13 +151,16 @@ static const struct {
 	    {"over_gethostname", f_over_gethostname}, {"over_poll", f_over_poll},
 	    {"over_getgroups", f_over_getgroups}};
 
-/* The over_* cases' counts: BAD past the objects, else their sizes. */
+/* The over_* cases' counts: BAD past the objects, else their sizes;
+ * HUGE (2) the capacity calls' counts past what an int or a size_t
+ * product holds: readlink's (1 << 32) + 40 (the kernel's int: 40),
+ * poll's 2^61 + 1 pollfds (16 bytes, wrapped). */
 static void sizes(int bad)
 {
 	over_n = bad ? 64 : sizeof small;
 	heap_n = bad ? 200 : 100;
-	poll_n = bad ? 8 : 2;
-	link_n = bad ? 40 : 16;
+	poll_n = bad == 2 ? ((nfds_t)1 << 61) + 1 : bad ? 8 : 2;
+	link_n = bad == 2 ? ((size_t)1 << 32) + 40 : bad ? 40 : 16;
 	groups_n = bad ? 16 : 4;
 }
 
@@ -175,7 +178,7 @@ int main(int argc, char **argv)
 			/* warm: three good calls from the same place, then the bad one */
 			for (int k = 0; strcmp(argv[2], "warm") == 0 && k < 3; k++)
 				caps[i].fn();
-			sizes(strcmp(argv[2], "good") != 0);
+			sizes(strcmp(argv[2], "huge") == 0 ? 2 : strcmp(argv[2], "good") != 0);
 			caps[i].fn();
 			printf("result %zd\n", ret);
 			return 0;

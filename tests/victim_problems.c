@@ -46,6 +46,25 @@ static void c_preadv2_offset(void)
 	struct iovec v = {b, 10};
 	SITE(); ret = preadv2(file_fd, &v, 1, bad ? -2 : -1, 0);
 }
+/* No segments, a negative offset: the kernel fails it (EINVAL) all the same. */
+static void c_preadv_none(void)
+{
+	char b[16];
+	struct iovec v = {b, 10};
+	SITE(); ret = preadv(file_fd, &v, 0, bad ? -1 : 0);
+}
+/* msg_iovlen past IOV_MAX (2000): said as it is. */
+static void c_recvmsg_iovlen(void)
+{
+	char b[16];
+	struct iovec v = {b, sizeof b};
+	struct msghdr m = {.msg_iov = &v, .msg_iovlen = bad ? 2000 : 1};
+	int q[2];
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, q) || write(q[1], "ab", 2) != 2)
+		exit(99);
+	SITE(); ret = recvmsg(q[0], &m, MSG_DONTWAIT);
+}
 static void c_read_count(void) { char b[16]; SITE(); ret = read(file_fd, b, bad ? (size_t)SSIZE_MAX + 1 : 10); }
 static void c_readv_iovcnt(void)
 {
@@ -220,7 +239,7 @@ static void c_secret(void)
 
 const struct victim_case victim_problem_cases[] = {
 	VCASE(read_readonly), VCASE(write_noaccess), VCASE(write_all_unmapped), VCASE(pread_negative),
-	VCASE(pread_overflow), VCASE(preadv2_offset), VCASE(read_count), VCASE(readv_iovcnt),
+	VCASE(pread_overflow), VCASE(preadv2_offset), VCASE(preadv_none), VCASE(recvmsg_iovlen), VCASE(read_count), VCASE(readv_iovcnt),
 	VCASE(readv_iovcnt_big), VCASE(readv_array), VCASE(readv_len), VCASE(read_warm),
 	VCASE(readv_warm), VCASE(read_null_zero), VCASE(read_efault_offset), VCASE(read_ebadf),
 	VCASE(read_eisdir), VCASE(pread_espipe), VCASE(read_eagain), VCASE(write_errno_kept),

@@ -196,8 +196,9 @@ static enum rwc_problem check_iov(const struct rwc_call *c, const struct iovec *
 	f->count = (size_t)iovcnt;
 	if ((p = rwc_check_iovcnt(iovcnt)))
 		return (rwc_checks & RWC_CHECK_COUNT) ? fail(f, p) : RWC_OK;
-	if (iovcnt == 0)
-		return RWC_OK;
+	if (iovcnt == 0) /* the kernel fails a negative offset all the same */
+		return c->has_offset && (rwc_checks & RWC_CHECK_OFFSET) &&
+		       (p = rwc_check_offset(c->offset, 0, c->offset_minus_one_ok)) ? fail(f, p) : RWC_OK;
 	if (array(iov, (size_t)iovcnt * sizeof *iov, f, "the iovec array", &skip)) {
 		f->count = (size_t)iovcnt;
 		return f->problem;
@@ -231,7 +232,7 @@ static enum rwc_problem check_msg(const struct rwc_call *c, const struct msghdr 
 	if (array_object(c, m, sizeof *m, sizeof *m, RWC_NEED_READ, f, "the msghdr"))
 		return f->problem;
 	iovlen = m->msg_iovlen;
-	if (check_iov(c, m->msg_iov, iovlen > (size_t)IOV_MAX ? -1 : (long)iovlen, f))
+	if (check_iov(c, m->msg_iov, iovlen > (size_t)LONG_MAX ? LONG_MAX : (long)iovlen, f))
 		return f->problem;
 	if (m->msg_name && m->msg_namelen && mem(c, m->msg_name, m->msg_namelen, f, "msg_name", -1))
 		return f->problem;

@@ -18,36 +18,43 @@
 
 #include "entry/args.h"
 
-/* The kernel takes these counts as an int and fails larger ones
- * (EINVAL) without touching the buffer. */
-#define INTCAP(n) ((n) > (size_t)INT_MAX ? 0 : (n))
+/* readlink's count goes to the kernel as an int: it writes up to that
+ * int's bytes, and fails one <= 0 (EINVAL) without touching the buffer
+ * ((1ul << 32) + 40 is 40). */
+#define KINT(n) ((int)(n) > 0 ? (size_t)(int)(n) : 0)
+/* glibc's getdents64 caps its count at INT_MAX. */
+#define INTCAP(n) ((n) > (size_t)INT_MAX ? (size_t)INT_MAX : (n))
+/* A fortified twin's count as glibc checks it against the compiler's
+ * size (the raw count: past that size glibc aborts whatever the kernel
+ * would take), else as the kernel takes it. */
+#define CHK_COUNT(n, buflen, kernel) ((n) > (buflen) ? (n) : kernel(n))
 /* The xattr calls copy at most XATTR_SIZE_MAX / XATTR_LIST_MAX (64 KiB)
  * whatever size the program passes. */
 #define XATTR_CAP(n) ((n) > 65536 ? (size_t)65536 : (n))
 
 RWC_ENTRY ssize_t readlink(const char *restrict path, char *restrict buf, size_t bufsiz)
 {
-	RWC_ARGS_NOFD(readlink, -1, RWC_MEM("buf", buf, INTCAP(bufsiz), RWC_W), RWC_INT("bufsiz", bufsiz));
+	RWC_ARGS_NOFD(readlink, -1, RWC_MEM("buf", buf, KINT(bufsiz), RWC_W), RWC_INT("bufsiz", bufsiz));
 	return REAL(readlink)(path, buf, bufsiz);
 }
 
 RWC_ENTRY ssize_t readlinkat(int dirfd, const char *restrict path, char *restrict buf, size_t bufsiz)
 {
-	RWC_ARGS_FD(readlinkat, -1, dirfd, RWC_MEM("buf", buf, INTCAP(bufsiz), RWC_W),
+	RWC_ARGS_FD(readlinkat, -1, dirfd, RWC_MEM("buf", buf, KINT(bufsiz), RWC_W),
 		    RWC_INT("bufsiz", bufsiz));
 	return REAL(readlinkat)(dirfd, path, buf, bufsiz);
 }
 
 RWC_ENTRY ssize_t __readlink_chk(const char *path, char *buf, size_t bufsiz, size_t buflen)
 {
-	RWC_ARGS_NOFD(__readlink_chk, -1, RWC_MEM_OBJ("buf", buf, INTCAP(bufsiz), RWC_W, buflen),
+	RWC_ARGS_NOFD(__readlink_chk, -1, RWC_MEM_OBJ("buf", buf, CHK_COUNT(bufsiz, buflen, KINT), RWC_W, buflen),
 		      RWC_INT("bufsiz", bufsiz));
 	return REAL(__readlink_chk)(path, buf, bufsiz, buflen);
 }
 
 RWC_ENTRY ssize_t __readlinkat_chk(int dirfd, const char *path, char *buf, size_t bufsiz, size_t buflen)
 {
-	RWC_ARGS_FD(__readlinkat_chk, -1, dirfd, RWC_MEM_OBJ("buf", buf, INTCAP(bufsiz), RWC_W, buflen),
+	RWC_ARGS_FD(__readlinkat_chk, -1, dirfd, RWC_MEM_OBJ("buf", buf, CHK_COUNT(bufsiz, buflen, KINT), RWC_W, buflen),
 		    RWC_INT("bufsiz", bufsiz));
 	return REAL(__readlinkat_chk)(dirfd, path, buf, bufsiz, buflen);
 }

@@ -360,10 +360,10 @@ RD_ENTRY(epoll_pwait2, RD_EPOLL,
 
 RD_ENTRY(poll, RD_POLL, (struct pollfd *fds, nfds_t nfds, int timeout), (fds, nfds, timeout),
 	 (FDS_BUF), -1, 1, FDS)
-/* Fortified: a call past the FDSLEN bytes the compiler saw (glibc aborts
- * it) is never known good (SIZE_MAX bytes); the checks say why. */
-#define FDS_CHK RWC_MEM_OBJ("fds", fds, nfds * sizeof *fds, RWC_RW, fdslen), RWC_INT("nfds", nfds)
-#define FDS_BUF_CHK {fds, nfds * sizeof *fds > fdslen ? SIZE_MAX : nfds * sizeof *fds, RWC_RW}
+/* Fortified: past the FDSLEN bytes the compiler saw (glibc aborts) never good. */
+#define FDS_BYTES (nfds > SIZE_MAX / sizeof *fds ? SIZE_MAX : nfds * sizeof *fds)
+#define FDS_CHK RWC_MEM_OBJ("fds", fds, FDS_BYTES, RWC_RW, fdslen), RWC_INT("nfds", nfds)
+#define FDS_BUF_CHK {fds, FDS_BYTES > fdslen ? SIZE_MAX : FDS_BYTES, RWC_RW}
 RD_ENTRY(__poll_chk, RD_POLL, (struct pollfd *fds, nfds_t nfds, int timeout, size_t fdslen),
 	 (fds, nfds, timeout, fdslen), (FDS_BUF_CHK), -1, 1, FDS_CHK)
 RD_ENTRY(ppoll, RD_POLL,

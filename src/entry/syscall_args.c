@@ -48,7 +48,7 @@ static int files(long nr, const long *a, struct rwc_call *c, struct rwc_arg *arg
 #endif
 	SYS(readlinkat, 0); L(RWC_MEM("buf", P(2), INTN(3), RWC_W), RWC_INT("bufsiz", a[3]));
 	SYS(getcwd, 1); L(RWC_MEM("buf", P(0), N(1), RWC_W), RWC_INT("size", a[1]));
-	SYS(getdents64, 0); L(RWC_MEM("dirp", P(1), INTN(2), RWC_W), RWC_INT("count", a[2]));
+	SYS(getdents64, 0); L(RWC_MEM("dirp", P(1), (size_t)(unsigned int)a[2], RWC_W), RWC_INT("count", a[2]));
 	SYS(getrandom, 1); L(RWC_MEM("buf", P(0), N(1), RWC_W), RWC_INT("buflen", a[1]));
 	SYS(getxattr, 1); L(RWC_MEM("value", P(2), N(3) > 65536 ? 65536 : N(3), RWC_W), RWC_INT("size", a[3]));
 	SYS(lgetxattr, 1); L(RWC_MEM("value", P(2), N(3) > 65536 ? 65536 : N(3), RWC_W), RWC_INT("size", a[3]));
