@@ -908,6 +908,14 @@ static char *fake_demangler(const char *m, char *buf, size_t *len, int *status)
 	(void)buf;
 	(void)len;
 	dem_calls++;
+	if (strlen(m) > 500) { /* the long name arrived whole */
+		*status = -2;
+		return NULL;
+	}
+	if (strncmp(m, "_Z3fooix", 8) == 0) { /* ... or cut: a wrong name */
+		*status = 0;
+		return strdup("cut(int)");
+	}
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
 		if (strcmp(m, map[i][0]) == 0) {
 			*status = 0;
@@ -921,22 +929,34 @@ static void demangled(const char *in, size_t cap, const char *want, const char *
 {
 	char name[64];
 
-	snprintf(name, sizeof name, "%s", in);
-	rwc_demangle_with(fake_demangler, free, name, cap);
+	memset(name, '#', sizeof name);
+	rwc_demangle_with(fake_demangler, free, in, name, cap);
 	ok(strcmp(name, want) == 0, "demangle: %s (%s -> %s)", what, in, name);
 }
 
 static void test_demangle(void)
 {
+	char longname[600];
+
 	demangled("_Z1fv", 64, "f()", "a mangled name");
 	demangled("_Z3fooi@@GLIBCXX_3.4", 64, "foo(int)@@GLIBCXX_3.4", "its version suffix kept");
 	demangled("_Z3fooi@@GLIBCXX_3.4", 12, "foo(int)@@G", "cut to the room there is");
 	demangled("_Z3fooi", 5, "foo(", "cut, no suffix");
 	demangled("_Zjunk", 64, "_Zjunk", "what the demangler refuses stays");
+	demangled("_Zjunk", 4, "_Zj", "... cut");
 	dem_calls = 0;
 	demangled("main", 64, "main", "a C name stays");
 	demangled("__libc_start_main@@GLIBC_2.34", 64, "__libc_start_main@@GLIBC_2.34", "a versioned C name stays");
+	demangled(NULL, 64, "", "no name: empty");
 	ok(dem_calls == 0, "demangle: C names never reach the demangler");
+	/* the whole name reaches the demangler, however long (a cut one could
+	 * demangle to another signature) */
+	memset(longname, 'x', sizeof longname - 1);
+	longname[sizeof longname - 1] = '\0';
+	memcpy(longname, "_Z3fooi", 7);
+	dem_calls = 0;
+	demangled(longname, 16, "_Z3fooixxxxxxxx", "a long name: whole to the demangler, which refuses it, then cut");
+	ok(dem_calls == 1, "demangle: a long name reaches the demangler whole");
 }
 
 int main(void)

@@ -8,41 +8,53 @@
 
 #include "base/symscope.h"
 
-void rwc_demangle_with(rwc_demangler dem, void (*free_fn)(void *), char *name, size_t cap)
+/* S's first N bytes (or all of it), then SUFFIX, into OUT, cut to CAP. */
+static void put(char *out, size_t cap, const char *s, size_t n, const char *suffix)
 {
-	char base[1024], *d;
-	const char *ver = strchr(name, '@');
-	size_t n = ver ? (size_t)(ver - name) : strlen(name), dn, vn;
-	int status = -1;
+	size_t k = n < cap - 1 ? n : cap - 1, m = strlen(suffix);
 
-	if (!dem || cap == 0 || strncmp(name, "_Z", 2) != 0 || n >= sizeof base)
-		return;
-	memcpy(base, name, n);
-	base[n] = '\0';
-	if (!(d = dem(base, NULL, NULL, &status)))
-		return;
-	if (status == 0) {
-		vn = ver ? strlen(ver) : 0;
-		dn = strlen(d);
-		if (dn > cap - 1)
-			dn = cap - 1;
-		if (vn > cap - 1 - dn)
-			vn = cap - 1 - dn;
-		memmove(name + dn, ver ? ver : "", vn); /* (the suffix first: it may lie under d's copy) */
-		memcpy(name, d, dn);
-		name[dn + vn] = '\0';
-	}
-	free_fn(d);
+	memcpy(out, s, k);
+	if (m > cap - 1 - k)
+		m = cap - 1 - k;
+	memcpy(out + k, suffix, m);
+	out[k + m] = '\0';
 }
 
-void rwc_demangle(char *name, size_t cap)
+void rwc_demangle_with(rwc_demangler dem, void (*free_fn)(void *), const char *name, char *out, size_t cap)
+{
+	char base[4096], *d;
+	const char *ver;
+	size_t n;
+	int status = -1;
+
+	if (cap == 0)
+		return;
+	if (!name)
+		name = "";
+	ver = strchr(name, '@');
+	n = ver ? (size_t)(ver - name) : strlen(name);
+	if (!dem || strncmp(name, "_Z", 2) != 0 || n >= sizeof base) {
+		put(out, cap, name, strlen(name), "");
+		return;
+	}
+	memcpy(base, name, n);
+	base[n] = '\0';
+	d = dem(base, NULL, NULL, &status);
+	if (d && status == 0)
+		put(out, cap, d, strlen(d), ver ? ver : "");
+	else
+		put(out, cap, name, strlen(name), "");
+	if (d)
+		free_fn(d);
+}
+
+void rwc_demangle(const char *name, char *out, size_t cap)
 {
 	static rwc_demangler dem; /* found once; looked for until then */
 	void *a = NULL;
 
-	if (strncmp(name, "_Z", 2) != 0)
-		return;
-	if (!__atomic_load_n(&dem, __ATOMIC_ACQUIRE) && rwc_sym_first("__cxa_demangle", NULL, NULL, &a) && a)
+	if (name && strncmp(name, "_Z", 2) == 0 && !__atomic_load_n(&dem, __ATOMIC_ACQUIRE) &&
+	    rwc_sym_first("__cxa_demangle", NULL, NULL, &a) && a)
 		__atomic_store_n(&dem, (rwc_demangler)a, __ATOMIC_RELEASE);
-	rwc_demangle_with(__atomic_load_n(&dem, __ATOMIC_ACQUIRE), free, name, cap);
+	rwc_demangle_with(__atomic_load_n(&dem, __ATOMIC_ACQUIRE), free, name, out, cap);
 }

@@ -9,14 +9,15 @@
 /* The C++ ABI's demangler (__cxa_demangle's type). */
 typedef char *(*rwc_demangler)(const char *mangled, char *buf, size_t *len, int *status);
 
-/* Rewrites NAME (CAP bytes, NUL-terminated) demangled by DEM when it is a
- * mangled C++ name ("_Z...", a version suffix "@@GLIBCXX_3.4" kept);
- * unchanged otherwise, or when DEM cannot (or the result does not fit:
- * cut at CAP - 1 bytes).  The result of DEM is given to FREE_FN. */
-void rwc_demangle_with(rwc_demangler dem, void (*free_fn)(void *), char *name, size_t cap);
+/* Writes NAME into OUT (CAP bytes, cut to fit, NUL-terminated), demangled
+ * by DEM when it is a mangled C++ name ("_Z...", a version suffix
+ * "@@GLIBCXX_3.4" kept) that DEM takes; as it is otherwise.  The whole
+ * name is demangled before any cut (a mangled name cut short may still
+ * demangle, to another signature).  DEM's result goes to FREE_FN. */
+void rwc_demangle_with(rwc_demangler dem, void (*free_fn)(void *), const char *name, char *out, size_t cap);
 
 /* The same with the process's own __cxa_demangle (libstdc++, where the
- * program has it loaded: every C++ program); unchanged without one. */
-void rwc_demangle(char *name, size_t cap);
+ * program has it loaded: every C++ program); as it is without one. */
+void rwc_demangle(const char *name, char *out, size_t cap);
 
 #endif

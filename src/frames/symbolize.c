@@ -129,8 +129,7 @@ static void by_dladdr(struct rwc_frame *fr)
 
 	if (dladdr((void *)(fr->pc - 1), &info)) {
 		copy(fr->module, sizeof fr->module, info.dli_fname);
-		copy(fr->function, sizeof fr->function, info.dli_sname);
-		rwc_demangle(fr->function, sizeof fr->function);
+		rwc_demangle(info.dli_sname, fr->function, sizeof fr->function);
 		fr->module_off = fr->pc - (uintptr_t)info.dli_fbase;
 	}
 }
@@ -223,8 +222,7 @@ int rwc_symbolize(const uintptr_t *pcs, int n, struct rwc_frame *frames, int cap
 		copy(fr.module, sizeof fr.module, name);
 		fr.module_off = fr.pc - (uintptr_t)start;
 		sym = D.dwfl_module_addrinfo(mod, pc, &off, &s, NULL, NULL, NULL);
-		copy(fr.function, sizeof fr.function, sym);
-		rwc_demangle(fr.function, sizeof fr.function);
+		rwc_demangle(sym, fr.function, sizeof fr.function);
 		line_of(mod, pc, &fr);
 		k += expand_inlines(mod, pc, &fr, frames + k, cap - k);
 	}
