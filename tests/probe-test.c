@@ -25,6 +25,10 @@ int main(void)
 	munmap(m + 2 * pg, (size_t)pg);        /* page 2: unmapped */
 	mprotect(m + pg, (size_t)pg, PROT_NONE); /* page 1: no access */
 	r = rwc_probe_read(got, (uintptr_t)word, sizeof word);
+	if (r < 0) { /* process_vm_readv refused here (a seccomp filter): nothing to test */
+		printf("1..0 # SKIP process_vm_readv refused\n");
+		return 0;
+	}
 	ok(r == 1 && memcmp(got, word, sizeof word) == 0, "a stack variable: read, its bytes copied");
 	ok(rwc_probe_read(got, (uintptr_t)m + (uintptr_t)pg - 8, 8) == 1, "the last 8 bytes of a readable page");
 	ok(rwc_probe_read(got, (uintptr_t)m + (uintptr_t)pg - 4, 8) == 0, "8 bytes running into a PROT_NONE page: 0");

@@ -60,6 +60,7 @@ void rwc_verdict_init(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned 
 	v->cursor = lo;
 	v->done = (len == 0);
 	v->problem = RWC_OK;
+	v->blind = 0;
 	v->bad_lo = v->bad_hi = 0;
 	v->run_lo = 0;
 	v->run_prot = 0;

@@ -56,6 +56,7 @@ struct rwc_verdict {
 	struct rwc_region_desc prev; /* mapping just below the bad bytes */
 	struct rwc_region_desc at;   /* mapping holding them (perm problem) */
 	struct rwc_region_desc next; /* mapping just above a gap */
+	int blind;                   /* RWC_OK for want of a map to read */
 };
 
 void rwc_verdict_init(struct rwc_verdict *v, uintptr_t lo, size_t len, unsigned need);

@@ -80,17 +80,16 @@ static int readable_sure(uintptr_t a, size_t n)
 {
 	struct rwc_verdict v;
 	char copy[64];
-	int r;
 
 	if (a + n < a)
 		return 0;
 	if (rwc_fast_range((const void *)a, n, RWC_NEED_READ))
 		return 1;
-	/* the kernel's answer (the view's yes is also what it says when it
-	 * cannot read the map), else the view's */
-	if (n <= sizeof copy && (r = rwc_probe_read(copy, a, n)) >= 0)
-		return r;
-	return rwc_map_verdict(a, n, RWC_NEED_READ, &v) == RWC_OK;
+	if (rwc_map_verdict(a, n, RWC_NEED_READ, &v) != RWC_OK)
+		return 0;
+	/* a yes for want of a map (descriptors used up, no /proc): the
+	 * kernel's own answer, or no (process_vm_readv refused) */
+	return !v.blind || (n <= sizeof copy && rwc_probe_read(copy, a, n) == 1);
 }
 
 static int readable_known(uintptr_t a, size_t n)

@@ -344,5 +344,6 @@ enum rwc_problem rwc_map_verdict_from(uintptr_t lo, size_t len, unsigned need, i
 	return v->problem;
 pass:
 	rwc_verdict_init(v, lo, 0, need);
+	v->blind = 1;
 	return RWC_OK;
 }
