@@ -6,7 +6,11 @@
  * log directory while the command runs, so that each report is printed as
  * it comes; ignores SIGPIPE (the reader of its output may go first);
  * returns the command's status as a shell gives it (128+n when a signal
- * ended it).  The signal handler only calls kill(2). */
+ * ended it).  The signal handler only calls kill(2).  The wrapper is the
+ * subreaper of the command's tree: a process orphaned inside it (a
+ * daemon's double fork, `sh -c 'cmd &'`) is reparented to the wrapper,
+ * which reaps it and, once the command is done, waits up to GRACE_MS for
+ * such processes to end, following their reports. */
 #include "config.h"
 
 #include <errno.h>
@@ -15,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -130,6 +135,40 @@ static int open_pidfd(pid_t pid)
 #endif
 }
 
+/* The orphans adopted (see above) that have ended, reaped; never the
+ * command itself (its status is waitpid(pid)'s). */
+static void reap_orphans(pid_t pid)
+{
+	siginfo_t si;
+
+	for (;;) {
+		memset(&si, 0, sizeof si);
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid == 0 || si.si_pid == pid)
+			return;
+		waitpid(si.si_pid, NULL, 0);
+	}
+}
+
+/* After the command: up to GRACE_MS for the processes it left behind to
+ * end (none left: at once), their reports followed.  A daemon that runs on
+ * is left running; its later reports go to the log directory only. */
+#define GRACE_MS 1000
+static void wait_orphans(struct follow *fl)
+{
+	for (int ms = 0; ms < GRACE_MS && !last_signal; ms += 20) {
+		pid_t r = waitpid(-1, NULL, WNOHANG);
+
+		if (r < 0 && errno != EINTR)
+			return; /* (ECHILD: no child left) */
+		if (r > 0)
+			continue;
+		if (fl->pt)
+			ptree_scan(fl->pt);
+		follow_scan(fl);
+		poll(NULL, 0, 20);
+	}
+}
+
 int run_command(char **argv, const char *lib, struct follow *fl)
 {
 	int own_group = !terminal_foreground(), st = 0, pidfd;
@@ -144,6 +183,7 @@ int run_command(char **argv, const char *lib, struct follow *fl)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, &pipe_was);
 	ptree_check_exe(argv[0]);
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L); /* (before 3.4: no adoption) */
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -166,10 +206,13 @@ int run_command(char **argv, const char *lib, struct follow *fl)
 			ptree_scan(fl->pt);
 		follow_scan(fl);
 		nap(pidfd);
+		reap_orphans(pid);
 	}
 	if (pidfd >= 0)
 		close(pidfd);
 	child_pid = 0;
+	if (r == pid)
+		wait_orphans(fl);
 	follow_scan(fl);
 	if (r < 0)
 		return 126;

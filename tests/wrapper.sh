@@ -116,6 +116,18 @@ sed -n '/^{$/,/^}$/p' "$err" >"$supp"
 "$W" --suppressions="$supp" -- "$B" >/dev/null 2>&1; st=$?
 t "$([ -s "$supp" ] && [ $st = 0 ]; echo $?)" "--gen-suppressions prints a suppression that silences the call"
 
+# A process the command leaves behind (orphaned: reparented to the
+# wrapper, its subreaper) that makes its bad call after the command ended
+# is still reported (the new user's double-forked daemon went unseen, exit 0).
+"$W" -- sh -c "(sleep 0.3; '$B') &" >/dev/null 2>"$err"; st=$?
+t "$([ $st = 1 ] && grep -q 'buf-unmapped' "$err" && tail -n 1 "$err" | grep -qx 'rwcheck: 1 bad call from 1 call site in 1 process'; echo $?)" \
+	"a bad call of an orphan after the command ended: reported, exit 1 (got $st)"
+# ... but one that runs on does not hold the wrapper past its grace (1 s).
+s0=$(date +%s)
+"$W" -- sh -c "sleep 5 >/dev/null 2>&1 &" >/dev/null 2>&1; st=$?
+s1=$(date +%s)
+t "$([ $st = 0 ] && [ $((s1 - s0)) -lt 10 ]; echo $?)" "an orphan that runs on: the wrapper ends after its grace (took $((s1 - s0)) s)"
+
 (cd / && "$W" -- "$B" >/dev/null 2>&1); st=$?
 t "$([ $st = 1 ]; echo $?)" "works from any current directory (got $st)"
 
