@@ -126,6 +126,15 @@ for tag, prog in PROGS:
        "buf+0 is 8 bytes before the start of a heap block of 100 bytes" in rep.get("text", ""),
        "%s below_two bad: one report, against the lower block, from its size word" % tag, r.describe())
     clean(prog, tag, "below_two")
+    # Every descriptor in use: the report still reaches the log, and no
+    # descriptor is left behind.
+    r = Run([prog, "nofile", "bad"])
+    if r.status != 77:
+        rep = r.reports[0] if len(r.reports) == 1 else {}
+        ok(rep.get("problem") == "heap-overflow" and "emfile 1" in r.stdout and r.status == 0,
+           "%s nofile bad: reported to the log with every descriptor in use, none left behind" % tag, r.describe())
+        g = Run([prog, "nofile", "good"])
+        ok(not g.reports and g.log == "" and "emfile 1" in g.stdout, "%s nofile good: no report" % tag, g.describe())
     # ... below a large block, the lowest in its part of the heap map, after
     # good writes (the fast path's warm caches; global check on and off)
     for env, how in [(None, ""), ({"RWCHECK_CHECKS": "-global"}, ", global check off")]:

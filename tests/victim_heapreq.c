@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "victim.h"
@@ -242,6 +243,30 @@ static NOINLINE void c_below_big(void)
 	free(p);
 }
 
+/* Every descriptor in use (a soft limit of 32 under a higher hard one):
+ * the report still reaches its log (the library opens it one past the
+ * soft limit for that open alone), and leaves no descriptor behind
+ * ("emfile 1": the next open still fails). */
+static NOINLINE void c_nofile(void)
+{
+	char *p = malloc(100);
+	struct rlimit r;
+	int f;
+
+	if (getrlimit(RLIMIT_NOFILE, &r) || r.rlim_max < 64)
+		exit(77);
+	r.rlim_cur = 32;
+	if (setrlimit(RLIMIT_NOFILE, &r))
+		exit(77);
+	while (open("/dev/null", O_RDONLY) >= 0)
+		;
+	block(p, 100);
+	SITE(); ret = write(null_fd, p, bad ? 101 : 100);
+	f = open("/dev/null", O_RDONLY);
+	printf("emfile %d\n", f < 0 && errno == EMFILE);
+	free(p);
+}
+
 /* A freed block handed out again by the next malloc: its new owner's. */
 static NOINLINE void c_reused(void)
 {
@@ -258,7 +283,7 @@ static NOINLINE void c_reused(void)
 static const struct victim_case cases[] = {
 	VCASE(malloc), VCASE(calloc), VCASE(realloc_shrink), VCASE(realloc_grow), VCASE(reallocarray),
 	VCASE(aligned_alloc), VCASE(posix_memalign), VCASE(memalign), VCASE(valloc), VCASE(pvalloc),
-	VCASE(widened), VCASE(large_interior), VCASE(freed), VCASE(realloc_moved), VCASE(reused), VCASE(header), VCASE(below), VCASE(below_two), VCASE(below_big),
+	VCASE(widened), VCASE(large_interior), VCASE(freed), VCASE(realloc_moved), VCASE(reused), VCASE(header), VCASE(below), VCASE(below_two), VCASE(below_big), VCASE(nofile),
 };
 
 int main(int argc, char **argv)

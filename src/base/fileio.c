@@ -7,6 +7,7 @@
 #include <sys/auxv.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -41,6 +42,28 @@ int rwc_write_all(int fd, const void *buf, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+int rwc_open_spare(const char *path, int flags, unsigned mode)
+{
+	int fd = open(path, flags, mode), e = errno;
+	struct rlimit was, more;
+
+	if (fd >= 0 || e != EMFILE || getrlimit(RLIMIT_NOFILE, &was) != 0 || was.rlim_cur >= was.rlim_max) {
+		errno = e;
+		return fd;
+	}
+	more = was;
+	more.rlim_cur = was.rlim_cur + 1;
+	if (setrlimit(RLIMIT_NOFILE, &more) != 0) {
+		errno = e;
+		return -1;
+	}
+	fd = open(path, flags, mode);
+	e = errno;
+	(void)setrlimit(RLIMIT_NOFILE, &was);
+	errno = e;
+	return fd;
 }
 
 int rwc_no_size_limit(void)

@@ -17,6 +17,15 @@ int rwc_write_all(int fd, const void *buf, size_t n);
  * a write ends it with SIGXFSZ). */
 int rwc_no_size_limit(void);
 
+/* open(2), and where the program has used up its descriptors (EMFILE)
+ * with room under the hard limit: again with the soft limit one higher
+ * for that open alone (the descriptor then lies at the old limit; the
+ * caller closes it before returning to the program).  For the library's
+ * short opens (its log, the maps, a module's file): a report must not be
+ * lost, nor a check given up, because the program keeps every descriptor
+ * busy. */
+int rwc_open_spare(const char *path, int flags, unsigned mode);
+
 /* The absolute name the program was run by (AT_EXECFN: its file opened
  * by it without a /proc lookup, the caller checking that file's headers
  * are those in memory), or NULL: a relative name (a chdir since may have

@@ -164,7 +164,7 @@ static void log_to(const char *path, const char *buf, size_t len)
 		log_failed(rwc_knobs.log, ENAMETOOLONG, buf, len);
 		return;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = rwc_open_spare(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd >= 0) {
 		(void)rwc_write_all(fd, buf, len);
 		close(fd);

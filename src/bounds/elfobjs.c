@@ -275,7 +275,7 @@ size_t rwc_elf_objects(const char *path, uintptr_t bias, uintptr_t start, uintpt
 
 	*out = NULL;
 	*nm = (struct rwc_elf_names){.file = NULL};
-	if ((t.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) /* (a FIFO put there) */
+	if ((t.fd = rwc_open_spare(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0)) < 0) /* (a FIFO put there) */
 		return 0;
 	if (fstat(t.fd, &t.st) == 0 && rwc_pread_all(t.fd, &eh, sizeof eh, 0) == 0 && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
 	    eh.e_shentsize == sizeof(ElfW(Shdr)) && eh.e_shnum > 0 && same_image(t.fd, &eh, start))
