@@ -18,6 +18,11 @@
 #define RWC_R RWC_NEED_READ
 #define RWC_RW (RWC_NEED_READ | RWC_NEED_WRITE)
 
+/* A count the kernel takes as an int: up to that int's bytes, none for
+ * one <= 0 (it fails those, EINVAL, without touching the buffer):
+ * readlink's (1ul << 32) + 40 is 40. */
+#define RWC_KERNEL_INT(n) ((int)(n) > 0 ? (size_t)(int)(n) : 0)
+
 /* One argument: memory of N bytes; memory of *LENP bytes (LENP proved
  * readable by an earlier entry); an integer shown in the report. */
 #define RWC_MEM(nm, ptr, len, nd) {.name = nm, .p = (ptr), .n = (len), .need = (nd)}

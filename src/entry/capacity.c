@@ -18,10 +18,6 @@
 
 #include "entry/args.h"
 
-/* readlink's count goes to the kernel as an int: it writes up to that
- * int's bytes, and fails one <= 0 (EINVAL) without touching the buffer
- * ((1ul << 32) + 40 is 40). */
-#define KINT(n) ((int)(n) > 0 ? (size_t)(int)(n) : 0)
 /* glibc's getdents64 caps its count at INT_MAX. */
 #define INTCAP(n) ((n) > (size_t)INT_MAX ? (size_t)INT_MAX : (n))
 /* A fortified twin's count as glibc checks it against the compiler's
@@ -34,27 +30,27 @@
 
 RWC_ENTRY ssize_t readlink(const char *restrict path, char *restrict buf, size_t bufsiz)
 {
-	RWC_ARGS_NOFD(readlink, -1, RWC_MEM("buf", buf, KINT(bufsiz), RWC_W), RWC_INT("bufsiz", bufsiz));
+	RWC_ARGS_NOFD(readlink, -1, RWC_MEM("buf", buf, RWC_KERNEL_INT(bufsiz), RWC_W), RWC_INT("bufsiz", bufsiz));
 	return REAL(readlink)(path, buf, bufsiz);
 }
 
 RWC_ENTRY ssize_t readlinkat(int dirfd, const char *restrict path, char *restrict buf, size_t bufsiz)
 {
-	RWC_ARGS_FD(readlinkat, -1, dirfd, RWC_MEM("buf", buf, KINT(bufsiz), RWC_W),
+	RWC_ARGS_FD(readlinkat, -1, dirfd, RWC_MEM("buf", buf, RWC_KERNEL_INT(bufsiz), RWC_W),
 		    RWC_INT("bufsiz", bufsiz));
 	return REAL(readlinkat)(dirfd, path, buf, bufsiz);
 }
 
 RWC_ENTRY ssize_t __readlink_chk(const char *path, char *buf, size_t bufsiz, size_t buflen)
 {
-	RWC_ARGS_NOFD(__readlink_chk, -1, RWC_MEM_OBJ("buf", buf, CHK_COUNT(bufsiz, buflen, KINT), RWC_W, buflen),
+	RWC_ARGS_NOFD(__readlink_chk, -1, RWC_MEM_OBJ("buf", buf, CHK_COUNT(bufsiz, buflen, RWC_KERNEL_INT), RWC_W, buflen),
 		      RWC_INT("bufsiz", bufsiz));
 	return REAL(__readlink_chk)(path, buf, bufsiz, buflen);
 }
 
 RWC_ENTRY ssize_t __readlinkat_chk(int dirfd, const char *path, char *buf, size_t bufsiz, size_t buflen)
 {
-	RWC_ARGS_FD(__readlinkat_chk, -1, dirfd, RWC_MEM_OBJ("buf", buf, CHK_COUNT(bufsiz, buflen, KINT), RWC_W, buflen),
+	RWC_ARGS_FD(__readlinkat_chk, -1, dirfd, RWC_MEM_OBJ("buf", buf, CHK_COUNT(bufsiz, buflen, RWC_KERNEL_INT), RWC_W, buflen),
 		    RWC_INT("bufsiz", bufsiz));
 	return REAL(__readlinkat_chk)(dirfd, path, buf, bufsiz, buflen);
 }

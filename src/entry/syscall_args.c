@@ -15,7 +15,7 @@
 
 #define P(i) ((const void *)a[i])
 #define N(i) ((size_t)a[i])
-#define INTN(i) ((int)a[i] > 0 ? (size_t)(int)a[i] : 0)
+#define INTN(i) RWC_KERNEL_INT(a[i])
 #define SYS(s, nofd) case SYS_##s: c->sysname = #s; c->entry = RWC_ENTRY_SYS_##s; c->no_fd = nofd
 #define ADDR_OUT(ia, il) RWC_ADDR_OUT("addr", P(ia), (const socklen_t *)P(il))
 #define LONGBITS (8 * sizeof(long))

@@ -8,10 +8,10 @@
 
 #include "base/symscope.h"
 
-/* S's first N bytes (or all of it), then SUFFIX, into OUT, cut to CAP. */
-static void put(char *out, size_t cap, const char *s, size_t n, const char *suffix)
+/* S, then SUFFIX, into OUT, cut to CAP. */
+static void put(char *out, size_t cap, const char *s, const char *suffix)
 {
-	size_t k = n < cap - 1 ? n : cap - 1, m = strlen(suffix);
+	size_t n = strlen(s), k = n < cap - 1 ? n : cap - 1, m = strlen(suffix);
 
 	memcpy(out, s, k);
 	if (m > cap - 1 - k)
@@ -34,16 +34,16 @@ void rwc_demangle_with(rwc_demangler dem, void (*free_fn)(void *), const char *n
 	ver = strchr(name, '@');
 	n = ver ? (size_t)(ver - name) : strlen(name);
 	if (!dem || strncmp(name, "_Z", 2) != 0 || n >= sizeof base) {
-		put(out, cap, name, strlen(name), "");
+		put(out, cap, name, "");
 		return;
 	}
 	memcpy(base, name, n);
 	base[n] = '\0';
 	d = dem(base, NULL, NULL, &status);
 	if (d && status == 0)
-		put(out, cap, d, strlen(d), ver ? ver : "");
+		put(out, cap, d, ver ? ver : "");
 	else
-		put(out, cap, name, strlen(name), "");
+		put(out, cap, name, "");
 	if (d)
 		free_fn(d);
 }

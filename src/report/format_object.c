@@ -156,15 +156,10 @@ void rwc_format_compiler(struct rwc_fmt *o, long pid, const struct rwc_call *c, 
 	rwc_fmt_u64(o, f->bounds.compiler_size);
 	rwc_fmt_str(o, " bytes at ");
 	rwc_fmt_what(o, f);
-	if (c->shape == RWC_SHAPE_ARGS) { /* the count is in other units */
-		rwc_fmt_str(o, "; the call's ");
-		rwc_fmt_u64(o, f->count);
-		rwc_fmt_str(o, " bytes there are more: glibc's ");
-	} else {
-		rwc_fmt_str(o, "; count ");
-		rwc_fmt_u64(o, f->count);
-		rwc_fmt_str(o, " is larger: glibc's ");
-	}
+	/* (an argument list's count is in other units: its bytes are said) */
+	rwc_fmt_str(o, c->shape == RWC_SHAPE_ARGS ? "; the call's " : "; count ");
+	rwc_fmt_u64(o, f->count);
+	rwc_fmt_str(o, c->shape == RWC_SHAPE_ARGS ? " bytes there are more: glibc's " : " is larger: glibc's ");
 	rwc_fmt_str(o, c->name);
 	/* (__fgets_chk reads first: it aborts when the line filled the object) */
 	rwc_fmt_str(o, strstr(c->name, "fgets") ? " aborts the program when the line read fills it\n"
