@@ -18,6 +18,10 @@
  * that shadows page tables): make startab and bench/run.py measure it. */
 #define RWC_START_DATA __attribute__((section(".data.rwc_start")))
 #define RWC_START_CODE __attribute__((section(".text.startup.rwc")))
+/* What a fork() child runs before the program goes on, kept together
+ * with the start code (the child's first touch of each code page it does
+ * not share faults it in: the start code and the PLT it touches anyway). */
+#define RWC_FORK_CODE __attribute__((section(".text.hot.rwc_fork")))
 #define RWC_LIKELY(x) __builtin_expect(!!(x), 1)
 #define RWC_UNLIKELY(x) __builtin_expect(!!(x), 0)
 

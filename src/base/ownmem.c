@@ -76,7 +76,7 @@ static pid_t owner_now(pid_t me)
 	}
 }
 
-void rwc_ownmem_forked(void)
+RWC_FORK_CODE void rwc_ownmem_forked(void)
 {
 	__atomic_store_n(&start_pid, rwc_raw_getpid(), __ATOMIC_RELAXED);
 	/* The thread that was mapping the memory is not in this child. */

@@ -97,6 +97,17 @@ void *rwc_real_bind(unsigned idx)
 	return p;
 }
 
+void rwc_real_bind_forkset(void)
+{
+	static const unsigned short set[] = {
+		RWC_IDX_read, RWC_IDX_write, RWC_IDX_readv, RWC_IDX_writev, RWC_IDX_execve,
+		RWC_IDX_execv, RWC_IDX_execvp, RWC_IDX_execvpe, RWC_IDX_fexecve,
+	};
+
+	for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
+		(void)rwc_real_get(set[i]);
+}
+
 RWC_START_CODE void rwc_real_bind_early(void)
 {
 #ifndef DLFO_STRUCT_HAS_EH_DBASE

@@ -39,6 +39,10 @@ extern void *rwc_real_ptr[RWC_REAL_COUNT];
 const char *rwc_real_name(unsigned idx);
 
 void *rwc_real_bind(unsigned idx);
+/* Binds, in a parent before it forks, what a fork child calls first
+ * (its output, the exec family): bound in the parent, a child does not
+ * read libc's symbol tables (pages it does not share) to bind it. */
+void rwc_real_bind_forkset(void);
 /* Binds write() (what signal handlers call) at start; the rest bind on
  * first use. */
 void rwc_real_bind_early(void);

@@ -16,6 +16,12 @@ extern char **rwc_start_environ;
  * with ENVP should be noted. */
 int rwc_exec_unchecked(char *const *envp);
 
+/* Makes, in a parent before it forks (entry/fork.c), the calls of libc
+ * that rwc_exec_unchecked makes, so that they are bound in its children:
+ * a fork child's exec then runs no lazy binding of the loader, which
+ * reads libc's symbol tables (pages a child does not share: ~9 faults). */
+void rwc_exec_warm(void);
+
 /* Appends {"unchecked_exec": PATH, "pid": PID} to that log file. */
 void rwc_exec_note(const char *path, pid_t pid);
 

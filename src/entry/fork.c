@@ -13,15 +13,21 @@
 #include "base/common.h"
 #include "base/ownmem.h"
 #include "base/real.h"
+#include "entry/execnote.h"
 #include "frames/dwprobe.h"
 
-RWC_EXPORT pid_t fork(void)
+RWC_FORK_CODE RWC_EXPORT pid_t fork(void)
 {
-	pid_t r = REAL(fork)();
+	int e = errno;
+	pid_t r;
+
+	rwc_real_bind_forkset();
+	rwc_exec_warm();
+	errno = e;
+	r = REAL(fork)();
 
 	if (r == 0) {
-		int e = errno;
-
+		e = errno;
 		rwc_ownmem_forked();
 		rwc_dwprobe_forked();
 		errno = e;

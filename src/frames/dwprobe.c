@@ -334,7 +334,10 @@ int rwc_dwprobe_at(uintptr_t pc)
 	return has;
 }
 
-void rwc_dwprobe_forked(void)
+RWC_FORK_CODE void rwc_dwprobe_forked(void)
 {
-	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+	/* written only when set: busy's page is shared with the parent, and a
+	 * write would copy it in every child */
+	if (__atomic_load_n(&busy, __ATOMIC_RELAXED))
+		__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 }
