@@ -179,6 +179,33 @@ int main(void)
 		ok(rwc_hm_requested(a + 256, 1254) == 1000, "a freed block keeps its request; widening it does nothing");
 		ok(rwc_hm_requested(0x700000000000ul, 64) == 64, "no leaf: the usable size");
 	}
+	{ /* records of 64 grains: a block's slack byte and site word on one
+	   * page; escaped sizes that run into the next record; neighbours */
+		uintptr_t r = 0x600000000000ul + 1024 * 1000; /* a record's start */
+		size_t g = (r & (GIB - 1)) >> 4;
+		const struct rwc_hm_leaf *l = rwc_hm_top[r >> RWC_HM_LEAF_SHIFT];
+		int same = 1, kept = 1;
+
+		rwc_hm_origins = 1;
+		for (unsigned k = 0; k < 64; k++) /* one record, grain by grain */
+			same &= ((uintptr_t)&RWC_HM_SLACK(l, g + k) >> 12) == ((uintptr_t)&RWC_HM_SITE(l, g + k) >> 12) ||
+				((uintptr_t)l->recs[(g + k) / 64].slack >> 12) != ((uintptr_t)(l->recs[(g + k) / 64].sites + 31) >> 12);
+		ok(l && same, "a grain's slack byte and site word are on one page (unless its record straddles two)");
+		for (unsigned k = 0; k < 64; k += 2) /* a block every 32 bytes: slack k % 15, site 0x100 + k */
+			rwc_hm_live_req(r + 16 * k, 0x100 + k, 48 - k % 15, 48);
+		for (unsigned k = 0; k < 64; k += 2)
+			kept &= rwc_hm_requested(r + 16 * k, 48) == 48 - k % 15 && rwc_hm_sites(r + 16 * k) == 0x100 + k;
+		ok(kept, "32 blocks in one record: each keeps its slack and its site");
+		for (unsigned k = 50; k < 64; k++) { /* escaped bytes up to 7 grains into the next record */
+			uintptr_t b = r + 4096 + 16 * k;
+
+			rwc_hm_live_req(b, 0x77, 1000 + k, 1 << 20);
+			kept &= rwc_hm_requested(b, 1 << 20) == 1000 + k && rwc_hm_escaped(b) == 1000 + k &&
+				rwc_hm_sites(b) == 0x77;
+			rwc_hm_freed(b, 0, 0);
+		}
+		ok(kept, "escaped requests that run into the next record read back whole");
+	}
 
 	rwc_hm_origins = 1;
 	rwc_hm_live(BASE + 4096, 0xabc);

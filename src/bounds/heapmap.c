@@ -117,7 +117,7 @@ static uint8_t *slack_at(uintptr_t a, int make)
 {
 	struct rwc_hm_leaf *l = leaf_of(a, make);
 
-	return l ? &l->slack[grain(a)] : NULL;
+	return l ? &RWC_HM_SLACK(l, grain(a)) : NULL;
 }
 
 /* The slack of the block at P (in leaf L): in its byte, or escaped. */
@@ -126,7 +126,7 @@ static void record_request(struct rwc_hm_leaf *l, uintptr_t p, size_t req, size_
 	size_t slack = req < usable ? usable - req : 0;
 
 	if (RWC_LIKELY(slack < RWC_HM_ESCAPE)) {
-		__atomic_store_n(&l->slack[grain(p)], (uint8_t)slack, __ATOMIC_RELAXED);
+		__atomic_store_n(&RWC_HM_SLACK(l, grain(p)), (uint8_t)slack, __ATOMIC_RELAXED);
 		return;
 	}
 	/* usable > 255: the block covers the next 16 grains at least */
@@ -134,28 +134,21 @@ static void record_request(struct rwc_hm_leaf *l, uintptr_t p, size_t req, size_
 		uint8_t *e = slack_at(p + (uintptr_t)(k + 1) * RWC_HM_GRAIN, 1);
 
 		if (!e) { /* no memory for the next leaf: no record */
-			__atomic_store_n(&l->slack[grain(p)], 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&RWC_HM_SLACK(l, grain(p)), 0, __ATOMIC_RELAXED);
 			return;
 		}
 		__atomic_store_n(e, (uint8_t)(req >> (8 * k)), __ATOMIC_RELAXED);
 	}
-	__atomic_store_n(&l->slack[grain(p)], (uint8_t)RWC_HM_ESCAPE, __ATOMIC_RELAXED);
+	__atomic_store_n(&RWC_HM_SLACK(l, grain(p)), (uint8_t)RWC_HM_ESCAPE, __ATOMIC_RELAXED);
 }
 
-/* The site word of grain G of leaf L, mapped when MAKE; NULL if none.
- * One word per two grains (RWC_HM_SITE_SHIFT): glibc's chunks are 32
- * bytes at least, so two live blocks never share one; a freed block's
- * word is shared only once its memory is another block's. */
-#define SITE_INDEX(g) ((g) >> (RWC_HM_SITE_SHIFT - 4))
-_Static_assert(sizeof(size_t) == 8, "a site word per 32 bytes needs glibc's 64-bit MINSIZE of 32");
-static inline __attribute__((always_inline)) uint32_t *site_word(struct rwc_hm_leaf *l, size_t g, int make)
-{
-	uint32_t *s = __atomic_load_n(&l->sites, __ATOMIC_ACQUIRE);
-
-	if (RWC_UNLIKELY(!s) && make)
-		s = map_once((void **)&l->sites, SITE_INDEX(GRAINS) * sizeof *s, 0, 1);
-	return s ? &s[SITE_INDEX(g)] : NULL;
-}
+/* The site word of grain G of leaf L (RWC_HM_SITE): one word per two
+ * grains (RWC_HM_SITE_SHIFT): glibc's chunks are 32 bytes at least, so
+ * two live blocks never share one; a freed block's word is shared only
+ * once its memory is another block's. */
+_Static_assert(sizeof(size_t) == 8 && RWC_HM_SITE_SHIFT == 5,
+	       "a site word per 32 bytes needs glibc's 64-bit MINSIZE of 32");
+_Static_assert(sizeof(struct rwc_hm_rec) == 192, "a record: 64 slack bytes, 32 site words");
 
 /* rwc_hm_live_req for any block: makes the leaf and the site words,
  * lowers the lowest start, escapes a large slack. */
@@ -169,12 +162,8 @@ static __attribute__((noinline)) void live_req_any(uintptr_t p, uint32_t site, s
 		return;
 	g = grain(p);
 	note_lowest(l, p);
-	if (rwc_hm_origins) {
-		uint32_t *w = site_word(l, g, 1);
-
-		if (w)
-			__atomic_store_n(w, site & 0xffffu, __ATOMIC_RELAXED);
-	}
+	if (rwc_hm_origins)
+		__atomic_store_n(&RWC_HM_SITE(l, g), site & 0xffffu, __ATOMIC_RELAXED);
 	if (req != SIZE_MAX)
 		record_request(l, p, req, usable);
 	set_bit(l, 0, g); /* release: the record before the bit */
@@ -187,23 +176,19 @@ struct rwc_hm_leaf *rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size
 {
 	size_t i = p >> LEAF_SHIFT, g = grain(p);
 	size_t slack = req < usable ? usable - req : 0;
-	int origins = rwc_hm_origins;
 	struct rwc_hm_leaf *l;
-	uint32_t *sites = NULL;
 
 	if (RWC_UNLIKELY(!p || (p & (RWC_HM_GRAIN - 1)) || i >= NLEAVES))
 		return NULL;
 	l = leaf_of(p, 0);
-	if (RWC_LIKELY(l) && origins)
-		sites = __atomic_load_n(&l->sites, __ATOMIC_ACQUIRE);
-	if (RWC_UNLIKELY(!l || p < __atomic_load_n(&l->lowest, __ATOMIC_RELAXED) || (origins && !sites) ||
-			 req == SIZE_MAX || slack >= RWC_HM_ESCAPE)) {
+	if (RWC_UNLIKELY(!l || p < __atomic_load_n(&l->lowest, __ATOMIC_RELAXED) || req == SIZE_MAX ||
+			 slack >= RWC_HM_ESCAPE)) {
 		live_req_any(p, site, req, usable);
 		return NULL;
 	}
-	if (sites)
-		__atomic_store_n(&sites[SITE_INDEX(g)], site & 0xffffu, __ATOMIC_RELAXED);
-	__atomic_store_n(&l->slack[g], (uint8_t)slack, __ATOMIC_RELAXED);
+	if (rwc_hm_origins)
+		__atomic_store_n(&RWC_HM_SITE(l, g), site & 0xffffu, __ATOMIC_RELAXED);
+	__atomic_store_n(&RWC_HM_SLACK(l, g), (uint8_t)slack, __ATOMIC_RELAXED);
 	set_bit(l, 0, g); /* release: the record before the bit */
 	return l;
 }
@@ -212,9 +197,9 @@ struct rwc_hm_leaf *rwc_hm_live_req(uintptr_t p, uint32_t site, size_t req, size
  * a search that finds the bit finds the site). */
 static inline __attribute__((always_inline)) void note_free_site(struct rwc_hm_leaf *l, size_t g, uint32_t free_site)
 {
-	uint32_t *w = rwc_hm_origins ? site_word(l, g, 0) : NULL;
+	uint32_t *w = &RWC_HM_SITE(l, g);
 
-	if (w)
+	if (rwc_hm_origins)
 		__atomic_store_n(w, (__atomic_load_n(w, __ATOMIC_RELAXED) & 0xffffu) | (free_site << 16),
 				 __ATOMIC_RELEASE);
 }
@@ -332,7 +317,7 @@ void rwc_hm_widen(uintptr_t p)
 		return;
 	g = grain(p);
 	if (__atomic_load_n(&RWC_HM_LIVE(l, g / 64), __ATOMIC_ACQUIRE) & (1ull << (g % 64)))
-		__atomic_store_n(&l->slack[g], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&RWC_HM_SLACK(l, g), 0, __ATOMIC_RELAXED);
 }
 
 size_t rwc_hm_requested(uintptr_t p, size_t usable)
@@ -360,7 +345,7 @@ size_t rwc_hm_requested(uintptr_t p, size_t usable)
 uint32_t rwc_hm_sites(uintptr_t p)
 {
 	struct rwc_hm_leaf *l = leaf_of(p, 0);
-	const uint32_t *w = l && !(p & (RWC_HM_GRAIN - 1)) ? site_word(l, grain(p), 0) : NULL;
+	const uint32_t *w = l && rwc_hm_origins && !(p & (RWC_HM_GRAIN - 1)) ? &RWC_HM_SITE(l, grain(p)) : NULL;
 
 	return w ? __atomic_load_n(w, __ATOMIC_ACQUIRE) : 0;
 }

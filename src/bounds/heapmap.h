@@ -15,7 +15,11 @@
  * of address space (a block start's: glibc's chunks are 32 bytes at
  * least) with the ids (sites.h) of where the block was allocated (low 16
  * bits) and, once freed, where it was freed (high 16 bits): 1/8 of the
- * heap at most, its pages touched only where blocks start. */
+ * heap at most, its pages touched only where blocks start.  A KiB of
+ * address space has its slack bytes and site words side by side in one
+ * record (a malloc writes its block's record on one page, not two: in a
+ * fork child, whose first write of each page copies it, a page fault
+ * less). */
 #ifndef RWC_HEAPMAP_H
 #define RWC_HEAPMAP_H
 
@@ -35,6 +39,17 @@
 #define RWC_HM_LIVE(l, w) ((l)->bits[2 * (w)])
 #define RWC_HM_FREED(l, w) ((l)->bits[2 * (w) + 1])
 
+/* The record of 64 grains: their slack bytes (see the leaf), then their
+ * site words, one per two grains (RWC_HM_SITE_SHIFT). */
+struct rwc_hm_rec {
+	uint8_t slack[64];
+	uint32_t sites[32];
+};
+/* Grain G's slack byte and site word in leaf L (lvalues; the slack's
+ * offset in the records, (g / 64) * 192 + g % 64, written in fewer steps). */
+#define RWC_HM_SLACK(l, g) (((uint8_t *)(l)->recs)[(g) + (g) / 64 * 128])
+#define RWC_HM_SITE(l, g) ((l)->recs[(g) / 64].sites[(g) % 64 / 2])
+
 /* One leaf: 1 GiB of address space. */
 struct rwc_hm_leaf {
 	uintptr_t lowest;                   /* no block ever started below this */
@@ -43,7 +58,6 @@ struct rwc_hm_leaf {
 	 * reached.  A page's first access that is a read maps the zero page,
 	 * and the write after it is a second fault; a summary is written
 	 * first (one fault) where its page has not been. */
-	uint32_t *sites;                    /* per 2 grains, when sites are kept */
 	uint64_t sums_written;              /* bit k: page k of sums */
 	/* The live and freed bits side by side (RWC_HM_LIVE, RWC_HM_FREED):
 	 * a region of the heap has its bits on one page, not two, and a free
@@ -53,12 +67,13 @@ struct rwc_hm_leaf {
 	 * bit w of the live one: the live word w may be nonzero; of the
 	 * freed one (never cleared): a hint. */
 	uint64_t sums[2 * RWC_HM_WORDS / 64];
-	/* slack[g]: usable - requested bytes of the block that starts (or
-	 * started) at grain g; RWC_HM_ESCAPE: the requested size is the
-	 * little-endian 8 bytes slack[g+1..g+8] (such a block spans at least
-	 * 16 grains, none of which starts a live block).  Pages touched only
-	 * where blocks start: 1/16 of the heap at most. */
-	uint8_t slack[RWC_HM_GRAINS];
+	/* RWC_HM_SLACK(l, g): usable - requested bytes of the block that
+	 * starts (or started) at grain g; RWC_HM_ESCAPE: the requested size
+	 * is the little-endian 8 bytes of grains g+1..g+8's (such a block
+	 * spans at least 16 grains, none of which starts a live block).
+	 * RWC_HM_SITE(l, g): the sites of that block.  Pages touched only
+	 * where blocks start: 3/16 of the heap at most. */
+	struct rwc_hm_rec recs[RWC_HM_GRAINS / 64];
 };
 
 #define RWC_HM_ESCAPE 255u
@@ -237,7 +252,7 @@ static inline __attribute__((always_inline)) uintptr_t rwc_hm_near_slack(uintptr
 	if (!m)
 		return 0;
 	g = (g & ~(size_t)63) + 63 - (size_t)__builtin_clzll(m);
-	*slack = __atomic_load_n(&l->slack[g], __ATOMIC_RELAXED);
+	*slack = __atomic_load_n(&RWC_HM_SLACK(l, g), __ATOMIC_RELAXED);
 	return (a & ~((1ul << RWC_HM_LEAF_SHIFT) - 1)) + g * RWC_HM_GRAIN;
 }
 
@@ -250,7 +265,7 @@ static inline int rwc_hm_live_slack(uintptr_t s, unsigned *slack)
 
 	if (!l || !((__atomic_load_n(&RWC_HM_LIVE(l, g / 64), __ATOMIC_ACQUIRE) >> (g % 64)) & 1))
 		return 0;
-	*slack = __atomic_load_n(&l->slack[g], __ATOMIC_RELAXED);
+	*slack = __atomic_load_n(&RWC_HM_SLACK(l, g), __ATOMIC_RELAXED);
 	return 1;
 }
 
@@ -278,13 +293,14 @@ static inline uintptr_t rwc_hm_near(uintptr_t a)
  * leaf; SIZE_MAX when not. */
 static inline size_t rwc_hm_escaped(uintptr_t l)
 {
-	size_t i = l >> RWC_HM_LEAF_SHIFT, g = (l & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4, req;
+	size_t i = l >> RWC_HM_LEAF_SHIFT, g = (l & ((1ul << RWC_HM_LEAF_SHIFT) - 1)) >> 4, req = 0;
 	const struct rwc_hm_leaf *lf;
 
 	if (i >= RWC_HM_LEAVES || g + RWC_HM_ESCAPE_BYTES >= RWC_HM_GRAINS ||
 	    !(lf = __atomic_load_n(&rwc_hm_top[i], __ATOMIC_ACQUIRE)))
 		return SIZE_MAX;
-	__builtin_memcpy(&req, &lf->slack[g + 1], sizeof req); /* little-endian, as written */
+	for (unsigned k = 0; k < RWC_HM_ESCAPE_BYTES; k++) /* little-endian, as written */
+		req |= (size_t)__atomic_load_n(&RWC_HM_SLACK(lf, g + 1 + k), __ATOMIC_RELAXED) << (8 * k);
 	return req;
 }
 

@@ -35,7 +35,7 @@ int rwc_vs_all(const struct iovec *iov, long iovcnt, unsigned need, uintptr_t sp
 		lf = __atomic_load_n(&top[a >> RWC_HM_LEAF_SHIFT], __ATOMIC_ACQUIRE);
 		g &= RWC_HM_GRAINS - 1;
 		if (!((__atomic_load_n(&RWC_HM_LIVE(lf, g / 64), __ATOMIC_ACQUIRE) >> (g % 64)) & 1) ||
-		    __atomic_load_n(&lf->slack[g], __ATOMIC_RELAXED) != e->slack ||
+		    __atomic_load_n(&RWC_HM_SLACK(lf, g), __ATOMIC_RELAXED) != e->slack ||
 		    (rwc_chunk_word(a) & ~(size_t)1) != e->word)
 			return 0;
 		sum += n; /* no overflow: each at most a block's 2^46 bytes, IOV_MAX of them */
@@ -64,7 +64,7 @@ static inline __attribute__((always_inline)) int seg_in_block(const struct rwc_h
 	if (!m)
 		return 0;
 	back = (unsigned)__builtin_clzll(m); /* grains from the block's start up to a's */
-	*slack = __atomic_load_n(&lf->slack[g - back], __ATOMIC_RELAXED);
+	*slack = __atomic_load_n(&RWC_HM_SLACK(lf, g - back), __ATOMIC_RELAXED);
 	*l = (a & ~(uintptr_t)(RWC_HM_GRAIN - 1)) - (uintptr_t)back * RWC_HM_GRAIN;
 	if (*l < floor + RWC_CHUNK_HDR || *slack == RWC_HM_ESCAPE)
 		return 0;

@@ -52,7 +52,7 @@ found:
 	v->lo = l;
 	v->livew = &RWC_HM_LIVE(leaf, g / 64);
 	v->bit = 1ull << (g % 64);
-	v->slackp = &leaf->slack[g];
+	v->slackp = &RWC_HM_SLACK(leaf, g);
 	v->slack = slack;
 	v->word = rwc_chunk_word(l) & ~(size_t)1;
 	return 1;

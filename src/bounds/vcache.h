@@ -145,7 +145,7 @@ static inline __attribute__((always_inline)) void rwc_vc_fresh(const struct rwc_
 	e->lo = p;
 	e->livew = &RWC_HM_LIVE(l, gr / 64);
 	e->bit = 1ull << (gr % 64);
-	e->slackp = &l->slack[gr];
+	e->slackp = &RWC_HM_SLACK(l, gr);
 	e->slack = slack;
 	e->word = word & ~(size_t)1;
 	e->ok = RWC_NEED_READ | RWC_NEED_WRITE;
