@@ -16,13 +16,14 @@ size_t rwc_q_limit = RWC_QUARANTINE_DEFAULT;
 static void **ring RWC_START_DATA;      /* len slots, mapped on first use */
 static size_t len RWC_START_DATA;       /* a power of two */
 static int ring_state RWC_START_DATA;   /* 0 none, 1 mapping, 2 ready, -1 failed */
-/* The counters, on one line (after a fork the first free writes one
- * page of them, not two: a copy each):
+/* The counters, on a line of their own, in the page of .data that a fork
+ * child writes anyway (base/ownmem.c's start_pid: RWC_START_DATA), so
+ * that its first free copies no page of them (before: a page a child):
  * held: bytes of the blocks in the ring; a put counts its block after the
  * exchange that shows it, so a take racing it may see the sum short, even
  * negative (then it gives nothing back: the safe side);
  * tail, head: the next free's number, the oldest not given back. */
-struct rwc_q_ctr rwc_q_ctr;
+struct rwc_q_ctr rwc_q_ctr RWC_START_DATA;
 
 
 /* The ring, made on the first put: one slot per 64 bytes of the limit

@@ -64,7 +64,7 @@ void *rwc_q_take_slow(void);
 struct rwc_q_ctr {
 	long held; /* bytes held */
 	unsigned long tail, head;
-};
+} __attribute__((aligned(64))); /* a line of their own (frees write it) */
 extern struct rwc_q_ctr rwc_q_ctr; /* (see quarantine.c) */
 static inline void *rwc_q_take(void)
 {
