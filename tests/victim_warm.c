@@ -333,7 +333,7 @@ static __attribute__((noinline)) ssize_t rdv(struct iovec *v)
  * alone tells) */
 static ssize_t vsep(const char *how, int bad)
 {
-	struct iovec v[NSEG];
+	static struct iovec v[NSEG];
 	char *q;
 
 	for (int i = 0; i < NSEG; i++)

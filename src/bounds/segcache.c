@@ -13,7 +13,6 @@ int rwc_vs_all(const struct iovec *iov, long iovcnt, unsigned need, uintptr_t sp
 {
 	const struct rwc_vs_set *t = &rwc_vs;
 	const struct rwc_vs *e0 = t->e;
-	struct rwc_hm_leaf *const *top = rwc_hm_top;
 	const struct iovec *end = iov + iovcnt;
 	unsigned seq = t->seq;
 	size_t sum = 0;
@@ -25,17 +24,13 @@ int rwc_vs_all(const struct iovec *iov, long iovcnt, unsigned need, uintptr_t sp
 		uintptr_t a = (uintptr_t)iov->iov_base;
 		size_t n = iov->iov_len, g = a >> 4;
 		const struct rwc_vs *e = &e0[g & (RWC_VS_N - 1)];
-		const struct rwc_hm_leaf *lf;
 
 		if (!n)
 			continue;
 		if (e->lo != a || n > e->span || (need & e->nok) || (a >= sp && !rwc_stack_above(a, sp)))
 			return 0;
-		/* an entry's start lies below the leaves' end, in a leaf (leaves stay) */
-		lf = __atomic_load_n(&top[a >> RWC_HM_LEAF_SHIFT], __ATOMIC_ACQUIRE);
-		g &= RWC_HM_GRAINS - 1;
-		if (!((__atomic_load_n(&RWC_HM_LIVE(lf, g / 64), __ATOMIC_ACQUIRE) >> (g % 64)) & 1) ||
-		    __atomic_load_n(&RWC_HM_SLACK(lf, g), __ATOMIC_RELAXED) != e->slack ||
+		if (!((__atomic_load_n(e->livew, __ATOMIC_ACQUIRE) >> (g % 64)) & 1) ||
+		    __atomic_load_n(e->slackp, __ATOMIC_RELAXED) != e->slack ||
 		    (rwc_chunk_word(a) & ~(size_t)1) != e->word)
 			return 0;
 		sum += n; /* no overflow: each at most a block's 2^46 bytes, IOV_MAX of them */
@@ -131,8 +126,10 @@ int rwc_vs_blocks(const struct iovec *iov, long iovcnt, uintptr_t lo, uintptr_t 
 		}
 		if (fill && a == l) { /* a good segment that starts its block */
 			struct rwc_vs *e = &t->e[(a >> 4) & (RWC_VS_N - 1)];
+			size_t gr = (a >> 4) & (RWC_HM_GRAINS - 1);
 
 			e->lo = a, e->span = n, e->word = word & ~(size_t)1, e->slack = slack, e->nok = ~need;
+			e->livew = &RWC_HM_LIVE(lf, gr / 64), e->slackp = &RWC_HM_SLACK(lf, gr);
 		}
 		all &= l, any |= l;
 	}

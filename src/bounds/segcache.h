@@ -24,10 +24,14 @@
 #define RWC_VS_N 32 /* a power of two */
 
 /* span 0: empty.  WORD: the chunk's size word but for PREV_INUSE; SLACK:
- * the block's slack byte (never escaped); NOK: all but the needs found good. */
+ * the block's slack byte (never escaped); NOK: all but the needs found good;
+ * LIVEW, SLACKP: where the heap map keeps the block's live bit (bit
+ * (lo >> 4) % 64 of *LIVEW) and slack byte (leaves stay: they stay valid). */
 struct rwc_vs {
 	uintptr_t lo;
 	size_t span, word;
+	const uint64_t *livew;
+	const uint8_t *slackp;
 	uint32_t slack, nok;
 };
 
