@@ -362,6 +362,53 @@ static ssize_t vsep(const char *how, int bad)
 	return rdv(v);
 }
 
+/* A readv of 16 segments of one stack array, the call site a frame
+ * below (as a helper of the program's): a span in one stack variable
+ * (the fast path takes it in one look of the frame cache, entry/fastpath.h);
+ * then its last segment run 64 bytes past the array (vstack), or the
+ * segments taking turns between two arrays, the last one run past the
+ * second (vstack2: the span holds both and what lies between). */
+static __attribute__((noinline)) ssize_t rdvn(struct iovec *v, int say)
+{
+	ssize_t r;
+
+	if (say) /* (the last call only: no stdio between the others) */
+		printf("site %s %d\n", __func__, __LINE__ + 2);
+	fflush(stdout);
+	r = readv(zfd, v, NSEG);
+	__asm__ volatile("" : : : "memory");
+	return r;
+}
+
+static __attribute__((noinline)) ssize_t vstk(int two, int bad)
+{
+	static struct iovec v[NSEG];
+	char a[NSEG * 256], b[NSEG * 256], rest[512];
+	ssize_t r = 0;
+
+	for (int i = 0; i < NSEG; i++) {
+		v[i].iov_base = (two && (i & 1) ? b : a) + 256 * i;
+		v[i].iov_len = 256;
+	}
+	printf("vstk\n"); /* stdout's buffer made before the calls: the last one's printf allocates nothing */
+	fflush(stdout);
+	/* the map view's per-thread cache learns every page of the three (a
+	 * bad span then reaches the stack variable's look, not a page miss) */
+	if (read(zfd, a, sizeof a) != sizeof a || read(zfd, b, sizeof b) != sizeof b ||
+	    read(zfd, rest, sizeof rest) != sizeof rest)
+		exit(3);
+	for (int i = 0; i < 8; i++)
+		if (rdvn(v, 0) != 256 * NSEG)
+			exit(3);
+	if (bad)
+		v[NSEG - 1].iov_len = 256 + 64;
+	r = rdvn(v, 1);
+	__asm__ volatile("" : : "r"(a), "r"(b), "r"(rest) : "memory");
+	return r;
+}
+
+static __attribute__((noinline)) ssize_t c_vstack(int bad) { return vstk(0, bad); }
+static __attribute__((noinline)) ssize_t c_vstack2(int bad) { return vstk(1, bad); }
 static __attribute__((noinline)) ssize_t c_vfree(int bad) { return vsep("free", bad); }
 static __attribute__((noinline)) ssize_t c_vreuse(int bad) { return vsep("reuse", bad); }
 static __attribute__((noinline)) ssize_t c_vshrink(int bad) { return vsep("shrink", bad); }
@@ -374,6 +421,7 @@ static const struct {
 	{"widen", c_widen},       {"protect", c_protect}, {"global", c_global}, {"thread", c_thread},
 	{"stack", c_stack},       {"bigshrink", c_bigshrink}, {"bigend", c_bigend},
 	{"vfree", c_vfree},       {"vreuse", c_vreuse}, {"vshrink", c_vshrink},
+	{"vstack", c_vstack},     {"vstack2", c_vstack2},
 	{"fresh", c_fresh},       {"freshcalloc", c_freshcalloc}, {"freshaligned", c_freshaligned},
 	{"freshfree", c_freshfree}, {"freshreuse", c_freshreuse}, {"freshshrink", c_freshshrink},
 	{"freshwiden", c_freshwiden}, {"freshthread", c_freshthread}, {"freshprot", c_freshprot},

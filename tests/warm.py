@@ -6,7 +6,8 @@ inside, widened by malloc_usable_size; a page made read-only; a global
 read past its end; a block freed by another thread; a stack variable read
 past its end; a readv of 16 separate blocks (the segment cache,
 bounds/segcache.h) with one of them freed, handed out again asking less,
-or shrunk in place to the same slack; the first call on a block just
+or shrunk in place to the same slack; a readv of 16 segments of one
+stack array, or of two, its last segment run past its array; the first call on a block just
 allocated (the verdict cache's fresh slot), bad and good the same ways.  Each bad case gives exactly one report (call, problem, bad
 bytes, caller); each good twin none, with the result it has without the
 library.  tests/victim_warm.c."""
@@ -34,6 +35,10 @@ CASES = [
     ("vfree", None, "use-after-free", 0, 255),
     ("vreuse", NOQ, "heap-overflow", 250, 255),
     ("vshrink", None, "heap-overflow", 96, 255),
+    # readv of 16 segments of one stack array, and of two taking turns:
+    # the last segment run past its array (entry/fastpath.h's one look)
+    ("vstack", None, "stack-overflow", 256, 319),
+    ("vstack2", None, "stack-overflow", 256, 319),
     # the first call on a block just allocated (vcache.h's fresh slot)
     ("fresh", None, "heap-overflow", 100, 100),
     ("freshcalloc", None, "heap-overflow", 100, 100),
@@ -49,7 +54,8 @@ CASES = [
 for case, env, problem, first, last in CASES:
     r = Run([PROG, case, "bad"], env=env)
     if case.startswith("v"):
-        check_report(r, "%s bad" % case, "readv", problem, first=first, last=last, iov_index=7)
+        check_report(r, "%s bad" % case, "readv", problem, first=first, last=last,
+                     iov_index=15 if case.startswith("vstack") else 7)
     else:
         check_report(r, "%s bad" % case, "read", problem, first=first, last=last)
     base = Run([PROG, case, "good"], preload=False)

@@ -115,7 +115,8 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 			*total = sum;
 			return 1;
 		}
-		if (!blocks)
+		if (!blocks && !((on & RWC_CHECK_STACK) && lo >= (uintptr_t)sp && /* all in one stack variable */
+				 rwc_stack_in_frame(lo, hi, (uintptr_t)sp, (uintptr_t)pc)))
 			for (long i = 0; i < iovcnt; i++)
 				if (!rwc_bounds_fast_on(on, iov[i].iov_base, iov[i].iov_len, sp, pc, 0))
 					return 0;
