@@ -55,6 +55,14 @@ static inline __attribute__((always_inline)) int rwc_good_buf(uintptr_t a, size_
 	return 1;
 }
 
+/* The span [LO, HI) of a vector's segments lies in one variable of a
+ * stack frame the stack check walked (so each segment does): one look of
+ * the frame cache instead of one a segment. */
+static inline int rwc_span_one_var(unsigned on, uintptr_t lo, uintptr_t hi, const void *sp, const void *pc)
+{
+	return (on & RWC_CHECK_STACK) && lo >= (uintptr_t)sp && rwc_stack_in_frame(lo, hi, (uintptr_t)sp, (uintptr_t)pc);
+}
+
 /* The same for a vector call: count, array, total, every segment (and
  * its heap block or stack frame; SP and PC as for rwc_bounds_fast).  The
  * segments usually lie in one range the thread knows good (one buffer,
@@ -115,8 +123,7 @@ static inline int rwc_fast_iov(const struct iovec *iov, long iovcnt, unsigned ne
 			*total = sum;
 			return 1;
 		}
-		if (!blocks && !((on & RWC_CHECK_STACK) && lo >= (uintptr_t)sp && /* all in one stack variable */
-				 rwc_stack_in_frame(lo, hi, (uintptr_t)sp, (uintptr_t)pc)))
+		if (!blocks && !rwc_span_one_var(on, lo, hi, sp, pc))
 			for (long i = 0; i < iovcnt; i++)
 				if (!rwc_bounds_fast_on(on, iov[i].iov_base, iov[i].iov_len, sp, pc, 0))
 					return 0;
