@@ -15,25 +15,20 @@ struct rwc_hm_leaf *rwc_hm_top[NLEAVES];
 size_t rwc_hm_top_end RWC_START_DATA;
 int rwc_hm_origins = 1;
 
-/* *SLOT, or N bytes mapped, given FIRST as their first word (0: the
- * mapping's own zeros) and published there; when another thread published
- * first, ours goes back.  NULL without memory.  LOOK 0: *SLOT is not read
- * first (its page may be one no one has touched: the exchange's write is
- * its one fault). */
-static void *map_once(void **slot, size_t n, uintptr_t first, int look)
+/* *SLOT, or a new leaf mapped (no block yet: lowest above all) and
+ * published there; when another thread published first, ours goes back.
+ * NULL without memory.  *SLOT is not read first (its page may be one no
+ * one has touched: the exchange's write is its one fault). */
+static struct rwc_hm_leaf *map_leaf(struct rwc_hm_leaf **slot)
 {
-	void *cur = look ? __atomic_load_n(slot, __ATOMIC_ACQUIRE) : NULL, *m;
+	struct rwc_hm_leaf *cur = NULL, *m = rwc_own_mmap(sizeof *m);
 
-	if (cur)
-		return cur;
-	m = rwc_own_mmap(n);
 	if (!m)
 		return NULL;
-	if (first) /* (a zero page needs no write: a page fault less) */
-		*(uintptr_t *)m = first;
+	m->lowest = UINTPTR_MAX;
 	if (__atomic_compare_exchange_n(slot, &cur, m, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return m;
-	rwc_own_munmap(m, n);
+	rwc_own_munmap(m, sizeof *m);
 	return cur;
 }
 
@@ -53,8 +48,7 @@ static inline __attribute__((always_inline)) struct rwc_hm_leaf *leaf_of(uintptr
 		return l;
 	while (e <= i && !__atomic_compare_exchange_n(&rwc_hm_top_end, &e, i + 1, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 		;
-	/* first word: lowest, no block yet */
-	return map_once((void **)&rwc_hm_top[i], sizeof *l, UINTPTR_MAX, 0);
+	return map_leaf(&rwc_hm_top[i]);
 }
 
 static inline size_t grain(uintptr_t a)

@@ -3,8 +3,8 @@
  * started here was freed"; the allocator wrappers (entry/malloc.c,
  * allocrec.c, freeq.c) set and clear them, the heap check (bounds.c) searches them backwards from a buffer
  * to the block that holds it.  Bits live in 1 GiB leaves mapped on first
- * use (80 MiB each, MAP_NORESERVE: only the touched pages cost memory, the
- * bits 1/64 of the heap at most, the slack bytes 1/16); a summary bit per
+ * use (~210 MiB each, MAP_NORESERVE: only the touched pages cost memory,
+ * the bits 1/64 of the heap at most, the slack bytes and sites 3/16); a summary bit per
  * bitmap word keeps the backward search short.
  * Lock-free: bits change with atomic operations; a search racing a change
  * may see either state.  Beside the bits, a byte per granule holds the
